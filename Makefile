@@ -1,0 +1,48 @@
+# Two commands on a fresh machine: `make run` (the demo table) and `make test` (everything).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck pytest setup system-deps clean bench
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/tableside run
+
+# Debian packages the browser and PostgreSQL tests use; skipped quietly where apt is not ours to use.
+system-deps:
+	@if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  need=""; \
+	  command -v chromium >/dev/null 2>&1 || need="$$need chromium"; \
+	  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$$need postgresql"; \
+	  if [ -n "$$need" ]; then \
+	    echo "installing Debian packages:$$need"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null) \
+	      || echo "could not install$$need; those tests will skip"; \
+	  fi; \
+	fi
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict engine vision calibration
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+test: $(STAMP) system-deps lint typecheck pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/vision.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The table unit's I/O: frame sources (Pi camera, webcam, video, folder, simulated), buttons, service loop."""

@@ -1,0 +1,1 @@
+"""Tableside command-line entry points (the `tableside` console script)."""

@@ -1,0 +1,3 @@
+from tableside.cli import main
+
+raise SystemExit(main())

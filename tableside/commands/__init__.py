@@ -1,0 +1,1 @@
+"""One module per `tableside` subcommand; each exposes `register(subparsers)`."""

@@ -1,0 +1,68 @@
+"""Values the dice reader returns. Pure data: no OpenCV, no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Verdict(str, Enum):
+    """Whether a throw counts (M.DICE.1-2, C.DICE.1)."""
+
+    OK = "ok"
+    REROLL = "reroll"  # a die came to rest off the board / out of the tray: roll both again
+    UNREADABLE = "unreadable"  # cocked, stacked, covered, blurred, wrong count: roll both again
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die found in a frame. `value` is None when its top face could not be read."""
+
+    value: int | None
+    center: tuple[float, float]
+    confidence: float
+    on_board: bool = True
+    size: float = 0.0  # side length of the top face in pixels
+    corners: tuple[tuple[float, float], ...] = ()  # top-face quadrilateral, image coordinates
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "confidence": round(self.confidence, 3),
+            "on_board": self.on_board,
+        }
+
+
+@dataclass(frozen=True)
+class DiceReading:
+    """The reader's answer for one frame."""
+
+    verdict: Verdict
+    reason: str
+    dice: tuple[Die, ...] = field(default_factory=tuple)
+
+    @property
+    def values(self) -> tuple[int | None, ...]:
+        return tuple(d.value for d in self.dice)
+
+    @property
+    def total(self) -> int | None:
+        if self.verdict is not Verdict.OK:
+            return None
+        return sum(v for v in self.values if v is not None)
+
+    @property
+    def doubles(self) -> bool:
+        vals = self.values
+        return self.verdict is Verdict.OK and len(vals) == 2 and vals[0] == vals[1]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict.value,
+            "reason": self.reason,
+            "dice": [d.to_json() for d in self.dice],
+            "total": self.total,
+            "doubles": self.doubles,
+        }

@@ -1,0 +1,1 @@
+"""Flask application: dashboard, clerk console, hall display, JSON API, live push."""
