@@ -1,0 +1,213 @@
+"""The roll watcher on simulated frame sequences: N throws in, exactly N events out, none from hands.
+
+The reader here is the simulator's oracle: it reports what is really in the frame at that moment, dice in
+a hand or in the air included. So a watcher that reads at the wrong time (mid-flight, while a hand holds
+the dice) produces a wrong or extra event and fails these tests; only the watcher's timing and
+de-duplication are under test. The real reader on the same renders is in test_pipeline_real_reader.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from hardware.simcam import SimulatedCamera, ThrowTruth
+from vision.reading import DiceReading, Die, Verdict
+from vision.watcher import Frame, RollEvent, RollWatcher, WatcherConfig, WatchState
+
+
+def run_sim(seed: int, script: list[str], fps: float = 30.0, hands: bool = True,
+            config: WatcherConfig | None = None) -> tuple[SimulatedCamera, list[RollEvent], RollWatcher]:
+    cam = SimulatedCamera(seed=seed, fps=fps, script=script, hands=hands)
+    watcher = RollWatcher(reader=lambda _img: cam.truth_reading(), calibration=cam.calibration(),
+                          config=config or WatcherConfig())
+    events = list(watcher.watch(cam))
+    return cam, events, watcher
+
+
+def assert_matches(events: list[RollEvent], throws: list[ThrowTruth], fps: float) -> None:
+    assert len(events) == len(throws), (
+        f"{len(throws)} throws gave {len(events)} events: "
+        f"{[(round(e.t, 2), e.reading.verdict.value) for e in events]} vs "
+        f"{[(round(t.t_rest, 2), t.kind) for t in throws]}")
+    for event, truth in zip(events, throws, strict=True):
+        assert event.reading.verdict is truth.verdict, (truth.kind, event.reading)
+        if truth.kind == "spinner":
+            assert event.timed_out
+            assert event.t < truth.t_rest, "the timeout must come while the die is still spinning"
+            continue
+        assert not event.timed_out
+        # Read after the dice stopped, and promptly.
+        assert truth.t_rest <= event.t <= truth.t_rest + 0.25 + 1.5 / fps, (truth, event.t)
+        assert event.reading.values == truth.values
+
+
+@pytest.fixture(scope="module")
+def all_kinds_30fps() -> tuple[SimulatedCamera, list[RollEvent], RollWatcher]:
+    return run_sim(seed=11, script=["ok", "off_board", "cocked", "stacked", "ok", "spinner", "ok"])
+
+
+def test_one_event_per_throw_with_the_right_verdicts(all_kinds_30fps: tuple) -> None:
+    cam, events, _ = all_kinds_30fps
+    assert len(cam.throws) == 7
+    assert_matches(events, cam.throws, fps=30.0)
+
+
+def test_hands_and_retouches_produce_no_event(all_kinds_30fps: tuple) -> None:
+    cam, events, watcher = all_kinds_30fps
+    kinds = {a.kind for a in cam.actions}
+    assert {"hover", "pickup", "retouch"} <= kinds, kinds
+    for action in cam.actions:
+        inside = [e for e in events if action.t_start <= e.t <= action.t_end + 0.5]
+        assert not inside, (action, inside)
+    notes = " | ".join(n for _, n in watcher.notes)
+    # The hands were really seen and dismissed, not just missed.
+    assert "obstructed" in notes and "cleared" in notes
+
+
+def test_settle_latency_at_30_fps(all_kinds_30fps: tuple) -> None:
+    cam, events, _ = all_kinds_30fps
+    for event, truth in zip(events, cam.throws, strict=True):
+        if event.timed_out:
+            continue
+        # The frame that completes the motion may already differ too little from the one before.
+        assert event.rest_t is not None and event.rest_t >= truth.t_rest - 1 / 30 - 1e-6
+        assert (event.t - truth.t_rest) * 1000 < 250
+        assert event.latency_frames <= 6
+
+
+@pytest.mark.parametrize("seed,fps", [(5, 15.0), (23, 25.0)])
+def test_other_seeds_and_frame_rates(seed: int, fps: float) -> None:
+    cam, events, _ = run_sim(seed=seed, fps=fps, script=["ok", "off_board", "stacked", "cocked", "ok"])
+    assert_matches(events, cam.throws, fps=fps)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(100, 106))
+def test_random_programmes(seed: int) -> None:
+    cam = SimulatedCamera(seed=seed, fps=20.0)
+    watcher = RollWatcher(reader=lambda _img: cam.truth_reading(), calibration=cam.calibration())
+    events = []
+    for frame in cam:
+        ev = watcher.feed(frame)
+        if ev:
+            events.append(ev)
+        if len(cam.throws) >= 6 and frame.t > cam.throws[-1].t_rest + 1.0:
+            break
+    assert_matches(events, cam.throws[: len(events)] if len(events) <= 6 else cam.throws, fps=20.0)
+    assert len(events) == len(cam.throws)
+
+
+def test_without_hands_dice_vanish_between_throws() -> None:
+    cam, events, _ = run_sim(seed=2, script=["ok", "ok", "off_board"], hands=False)
+    assert_matches(events, cam.throws, fps=30.0)
+
+
+# -- unit tests on hand-made frames ------------------------------------------------------------------
+
+
+def _frames(images: list[np.ndarray], fps: float = 30.0) -> list[Frame]:
+    return [Frame(img, i / fps, i) for i, img in enumerate(images)]
+
+
+def _table(rng: np.random.Generator, noise: float = 2.0) -> np.ndarray:
+    base = np.full((240, 320, 3), 120, np.uint8)
+    return np.clip(base + rng.normal(0, noise, base.shape), 0, 255).astype(np.uint8)
+
+
+def _with_square(img: np.ndarray, x: int, y: int, side: int = 20, value: int = 255) -> np.ndarray:
+    out = img.copy()
+    out[y:y + side, x:x + side] = value
+    return out
+
+
+class CountingReader:
+    """Says there is one die wherever the bright square is; counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, img: np.ndarray) -> DiceReading:
+        self.calls += 1
+        ys, xs = np.nonzero(img[:, :, 0] > 200)
+        if len(xs) == 0:
+            return DiceReading(Verdict.UNREADABLE, "no dice found")
+        die = Die(value=3, center=(float(xs.mean()), float(ys.mean())), confidence=1.0)
+        return DiceReading(Verdict.UNREADABLE, "found 1 dice, expected 2", (die,))
+
+
+def test_camera_noise_alone_never_moves() -> None:
+    rng = np.random.default_rng(0)
+    reader = CountingReader()
+    watcher = RollWatcher(reader=reader)
+    events = list(watcher.watch(_frames([_table(rng, noise=3.0) for _ in range(200)])))
+    assert events == []
+    assert watcher.state is WatchState.QUIET
+    assert reader.calls == 1  # the first frame only: what is lying there at start
+
+
+def test_a_sliding_block_gives_one_event_then_lying_still_gives_none() -> None:
+    rng = np.random.default_rng(1)
+    reader = CountingReader()
+    watcher = RollWatcher(reader=reader)
+    imgs = [_table(rng) for _ in range(10)]
+    imgs += [_with_square(_table(rng), 20 + 8 * k, 100) for k in range(20)]  # moving
+    imgs += [_with_square(_table(rng), 20 + 8 * 19, 100) for _ in range(300)]  # ten seconds at rest
+    events = list(watcher.watch(_frames(imgs)))
+    assert len(events) == 1
+    assert events[0].latency_frames == math.ceil(WatcherConfig().rest_s * 30 - 1e-9)
+    assert watcher.state is WatchState.SETTLED
+
+
+def test_a_nudge_that_keeps_values_and_places_is_not_a_throw() -> None:
+    rng = np.random.default_rng(2)
+    reader = CountingReader()
+    watcher = RollWatcher(reader=reader)
+    imgs = [_table(rng) for _ in range(5)]
+    imgs += [_with_square(_table(rng), 20 + 8 * k, 100) for k in range(10)]
+    imgs += [_with_square(_table(rng), 92, 100) for _ in range(30)]
+    # Moved by 3 px: a real change of the scene, but the same die at the same place.
+    imgs += [_with_square(_table(rng), 95, 101) for _ in range(30)]
+    events = list(watcher.watch(_frames(imgs)))
+    assert len(events) == 1
+    assert any("same dice" in n for _, n in watcher.notes)
+
+
+def test_a_lighting_change_is_adopted_without_an_event() -> None:
+    rng = np.random.default_rng(3)
+    reader = CountingReader()
+    watcher = RollWatcher(reader=reader)
+    imgs = [_table(rng) for _ in range(10)]
+    imgs += [np.clip(_table(rng).astype(int) + 40, 0, 255).astype(np.uint8) for _ in range(150)]
+    events = list(watcher.watch(_frames(imgs)))
+    assert events == []
+    assert reader.calls == 2  # at start, and once when the new look was adopted after adopt_after_s
+    assert watcher.state is WatchState.QUIET
+
+
+def test_never_settling_times_out_once() -> None:
+    rng = np.random.default_rng(4)
+    reader = CountingReader()
+    cfg = WatcherConfig(timeout_s=2.0)
+    watcher = RollWatcher(reader=reader, config=cfg)
+    imgs = [_table(rng) for _ in range(5)]
+    imgs += [_with_square(_table(rng), 20 + (k * 7) % 200, 100) for k in range(150)]  # 5 s of motion
+    imgs += [_with_square(_table(rng), 60, 100) for _ in range(60)]
+    events = list(watcher.watch(_frames(imgs)))
+    assert len(events) == 1
+    assert events[0].timed_out and events[0].reading.verdict is Verdict.UNREADABLE
+    assert abs(events[0].t - (5 / 30 + 2.0)) < 0.1
+
+
+def test_empty_play_area_after_lifting_gives_no_event() -> None:
+    rng = np.random.default_rng(5)
+    reader = CountingReader()
+    watcher = RollWatcher(reader=reader)
+    imgs = [_with_square(_table(rng), 100, 100) for _ in range(20)]  # a die lying there at start
+    imgs += [_with_square(_table(rng), 100, 100 - 10 * k) for k in range(10)]  # lifted away
+    imgs += [_table(rng) for _ in range(30)]
+    events = list(watcher.watch(_frames(imgs)))
+    assert events == []
+    assert any("cleared" in n for _, n in watcher.notes)

@@ -1,0 +1,384 @@
+"""The roll watcher: a stream of frames in, exactly one `RollEvent` per physical throw out.
+
+Pure: frames (BGR uint8 arrays with a monotonic timestamp) in, frozen values out; no I/O, no clocks except
+`time.perf_counter` to report how long the reader took.
+
+How a throw is recognised
+-------------------------
+Every frame is shrunk to about 160 pixels wide, turned to grey and compared with the previous one inside
+the play area (widened by a margin so a die rolling off the board is still followed). That costs a small
+fraction of a millisecond at 640x480, so the watcher can look at every frame.
+
+    QUIET / SETTLED --motion--> MOVING --still--> SETTLING --still for rest_s--> decide
+
+When the scene has been still for `rest_s`, it is compared with the *reference*: the last scene the
+watcher accepted as "how the table looks between throws". The decision, in order:
+
+1. Hardly different from the reference  -> nothing happened (a hand hovered and left, the same dice are
+   still lying there, someone bumped the table). No read.
+2. Different over many die areas         -> something big is in the play area (a hand holding dice, an arm
+   resting on the board). No read; keep waiting. If it stays like that for `adopt_after_s` (a lamp was
+   switched on, the board was moved) the new look becomes the reference, still without an event.
+3. Otherwise read the dice once. No dice found -> the play area was cleared (dice lifted): no event.
+   The same values at the same places as the last event -> the same dice were touched, not thrown: no
+   event. Anything else -> one `RollEvent`, and the read scene becomes the reference.
+
+A throw that is still moving `timeout_s` after it started gives one `unreadable` event; when it finally
+comes to rest that scene is adopted silently, since the players were already told to roll again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.reading import DiceReading, Verdict
+
+if TYPE_CHECKING:
+    from calibration.model import Calibration
+
+U8 = npt.NDArray[np.uint8]
+Reader = Callable[[U8], DiceReading]
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """One camera frame: BGR uint8 pixels and a monotonic timestamp in seconds."""
+
+    image: U8
+    t: float
+    index: int = 0
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height)"""
+        return int(self.image.shape[1]), int(self.image.shape[0])
+
+
+class WatchState(StrEnum):
+    QUIET = "quiet"  # at rest, nothing new since the reference was taken
+    MOVING = "moving"
+    SETTLING = "settling"  # still, waiting for rest_s to pass
+    SETTLED = "settled"  # at rest after an event: the thrown dice are lying there
+
+
+@dataclass(frozen=True)
+class WatcherConfig:
+    """Tuning of the watcher. Areas are in units of one die's top face, so they follow the camera distance."""
+
+    rest_s: float = 0.15  # how long the scene must be still before it is read
+    timeout_s: float = 6.0  # a throw still moving after this long is unreadable
+    adopt_after_s: float = 3.0  # a big still change (lighting, board moved) becomes the reference after this
+    work_width: int = 160  # frames are shrunk to about this width for the motion check
+    pixel_threshold: int = 14  # grey-level change that counts as a changed pixel (after shrinking)
+    motion_die_areas: float = 0.08  # changed pixels between frames that count as motion
+    same_scene_die_areas: float = 0.25  # less change than this from the reference: nothing happened
+    obstruction_die_areas: float = 10.0  # more change than this: a hand or arm is in the play area
+    margin_die_sizes: float = 3.0  # the motion area reaches this far beyond the play polygon
+    same_dice_tolerance: float = 0.35  # die centres closer than this (in die sizes) are "the same place"
+    default_die_fraction: float = 1 / 12  # die size guess without a calibration: this much of min(w, h)
+    history: int = 64  # decisions kept in `RollWatcher.notes` for diagnostics
+
+
+@dataclass(frozen=True, eq=False)
+class RollEvent:
+    """One throw: the reading (verdict, values), the frame it was read from and when things happened."""
+
+    reading: DiceReading
+    frame: Frame
+    throw_index: int
+    motion_t: float  # first frame with motion of this throw
+    rest_t: float | None  # first still frame of the rest that was read (None for a timeout)
+    latency_frames: int  # frames from the first still frame to the frame that was read
+    read_ms: float  # wall time the reader took
+    timed_out: bool = False
+
+    @property
+    def t(self) -> float:
+        return self.frame.t
+
+    @property
+    def latency_ms(self) -> float:
+        """Frame time from the first still frame to the read frame (plus the read itself)."""
+        if self.rest_t is None:
+            return 0.0
+        return (self.frame.t - self.rest_t) * 1000.0 + self.read_ms
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "throw": self.throw_index,
+            "t": round(self.frame.t, 3),
+            "reading": self.reading.to_json(),
+            "timed_out": self.timed_out,
+            "latency_frames": self.latency_frames,
+            "latency_ms": round(self.latency_ms, 1),
+        }
+
+
+@dataclass
+class _Geometry:
+    """Per-frame-size state: the shrink factor and the masks, built on the first frame."""
+
+    size: tuple[int, int]
+    small_size: tuple[int, int]
+    motion_mask: U8  # play area plus margin, small resolution, 0/255
+    mask_pixels: int
+    die_area_small: float
+    die_size_px: float
+
+
+@dataclass
+class _Episode:
+    motion_t: float
+    rest_t: float | None = None
+    rest_index: int = 0
+    spent: bool = False  # a timeout event was already given for this motion
+    obstructed_since: float | None = None
+
+
+@dataclass
+class RollWatcher:
+    """Feed frames with `feed(frame)`; it returns a `RollEvent` on the frame a throw is decided, else None.
+
+    `reader` reads one BGR frame (the real one is `vision.read_dice` bound to the calibration); it is a
+    parameter so the watcher can be driven by any reader.
+    """
+
+    reader: Reader
+    calibration: Calibration | None = None
+    config: WatcherConfig = field(default_factory=WatcherConfig)
+
+    def __post_init__(self) -> None:
+        self.state = WatchState.QUIET
+        self.notes: deque[tuple[float, str]] = deque(maxlen=self.config.history)
+        self.throws = 0
+        self.last_event: RollEvent | None = None
+        self._geom: _Geometry | None = None
+        self._prev: U8 | None = None
+        self._reference: U8 | None = None
+        self._episode: _Episode | None = None
+        self._last_motion = 0
+        self._lying: DiceReading | None = None  # what the last read saw lying in the play area
+
+    # -- public ---------------------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Forget everything but the configuration (e.g. after the camera was reopened)."""
+        self.__post_init__()
+
+    @property
+    def last_motion_pixels(self) -> int:
+        """Changed pixels (at work resolution) between the last two frames, for diagnostics."""
+        return self._last_motion
+
+    def feed(self, frame: Frame) -> RollEvent | None:
+        small = self._shrink(frame)
+        prev, self._prev = self._prev, small
+        if prev is None or self._reference is None:
+            # Dice already lying there when watching starts are not a throw, and touching them isn't either.
+            self._reference = small
+            self._lying = self._read(frame.image)[0]
+            return None
+        geom = self._geom
+        assert geom is not None
+        cfg = self.config
+        moving = self._changed(small, prev) >= max(3.0, cfg.motion_die_areas * geom.die_area_small)
+
+        if self.state in (WatchState.QUIET, WatchState.SETTLED):
+            if moving:
+                self.state = WatchState.MOVING
+                self._episode = _Episode(motion_t=frame.t)
+            return None
+
+        ep = self._episode
+        assert ep is not None
+        if moving:
+            self.state = WatchState.MOVING
+            ep.rest_t = None
+            ep.obstructed_since = None
+            return self._check_timeout(frame, small, ep)
+
+        if self.state is WatchState.MOVING:
+            self.state = WatchState.SETTLING
+            ep.rest_t = frame.t
+            ep.rest_index = frame.index
+        assert ep.rest_t is not None
+        if frame.t - ep.rest_t < cfg.rest_s - 1e-9:
+            return self._check_timeout(frame, small, ep)
+        return self._decide(frame, small, ep)
+
+    def watch(self, frames: Iterable[Frame]) -> Iterator[RollEvent]:
+        """Every event from a stream of frames."""
+        for frame in frames:
+            event = self.feed(frame)
+            if event is not None:
+                yield event
+
+    # -- internals ------------------------------------------------------------------------------------
+
+    def _note(self, t: float, text: str) -> None:
+        self.notes.append((t, text))
+
+    def _shrink(self, frame: Frame) -> U8:
+        img = frame.image
+        h, w = img.shape[:2]
+        if self._geom is None or self._geom.size != (w, h):
+            self._geom = self._build_geometry(w, h)
+            self._prev = None
+            self._reference = None
+        small_size = self._geom.small_size
+        small = cv2.resize(img, small_size, interpolation=cv2.INTER_AREA) if small_size != (w, h) else img
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        return np.asarray(small, dtype=np.uint8)
+
+    def _build_geometry(self, w: int, h: int) -> _Geometry:
+        cfg = self.config
+        factor = max(1, round(w / cfg.work_width))
+        sw, sh = max(1, w // factor), max(1, h // factor)
+        scale_x, scale_y = sw / w, sh / h
+        cal = self.calibration
+        die_px = float(cal.die_size_px) if cal and cal.die_size_px else cfg.default_die_fraction * min(w, h)
+        if cal is not None and cal.image_size != (w, h):
+            # A calibration for another resolution is rescaled rather than refused: same camera, other mode.
+            cw, ch = cal.image_size
+            die_px *= w / cw
+        mask = np.zeros((sh, sw), np.uint8)
+        if cal is not None:
+            cw, ch = cal.image_size
+            pts = np.array([[x * w / cw * scale_x, y * h / ch * scale_y] for x, y in cal.play_polygon])
+            cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 255)
+            margin = round(cfg.margin_die_sizes * die_px * scale_x)
+            if margin > 0:
+                kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1, 2 * margin + 1))
+                mask = np.asarray(cv2.dilate(mask, kernel), dtype=np.uint8)
+        else:
+            mask[:] = 255
+        die_small = die_px * scale_x
+        return _Geometry(
+            size=(w, h),
+            small_size=(sw, sh),
+            motion_mask=mask,
+            mask_pixels=int(np.count_nonzero(mask)),
+            die_area_small=max(1.0, die_small * die_small),
+            die_size_px=die_px,
+        )
+
+    def _changed(self, a: U8, b: U8) -> int:
+        geom = self._geom
+        assert geom is not None
+        diff = cv2.absdiff(a, b)
+        _, hot = cv2.threshold(diff, self.config.pixel_threshold, 255, cv2.THRESH_BINARY)
+        hot = cv2.bitwise_and(hot, geom.motion_mask)
+        n = int(cv2.countNonZero(hot))
+        self._last_motion = n
+        return n
+
+    def _die_areas_from_reference(self, small: U8) -> float:
+        geom = self._geom
+        assert geom is not None and self._reference is not None
+        n = self._changed(small, self._reference)
+        return n / geom.die_area_small
+
+    def _check_timeout(self, frame: Frame, small: U8, ep: _Episode) -> RollEvent | None:
+        cfg = self.config
+        if ep.spent or frame.t - ep.motion_t < cfg.timeout_s:
+            return None
+        # A hand rummaging on the board is not a throw; only time out while the play area is clear of it.
+        if self._die_areas_from_reference(small) > cfg.obstruction_die_areas:
+            return None
+        ep.spent = True
+        self._lying = None
+        self.throws += 1
+        reading = DiceReading(Verdict.UNREADABLE, f"the throw did not settle within {cfg.timeout_s:g} s")
+        event = RollEvent(reading=reading, frame=frame, throw_index=self.throws, motion_t=ep.motion_t,
+                          rest_t=None, latency_frames=0, read_ms=0.0, timed_out=True)
+        self._note(frame.t, "timeout")
+        self.last_event = event
+        return event
+
+    def _settle(self, small: U8, state: WatchState) -> None:
+        self._reference = small
+        self.state = state
+        self._episode = None
+
+    def _decide(self, frame: Frame, small: U8, ep: _Episode) -> RollEvent | None:
+        cfg = self.config
+        change = self._die_areas_from_reference(small)
+        if ep.spent:
+            self._note(frame.t, "rest after timeout: adopted")
+            self._lying = self._read(frame.image)[0]
+            self._settle(small, WatchState.QUIET)
+            return None
+        if change < cfg.same_scene_die_areas:
+            self._note(frame.t, f"same scene ({change:.2f} die areas)")
+            self._settle(small, WatchState.SETTLED if self._lying is not None else WatchState.QUIET)
+            return None
+        if change > cfg.obstruction_die_areas:
+            if ep.obstructed_since is None:
+                ep.obstructed_since = frame.t
+                self._note(frame.t, f"obstructed ({change:.1f} die areas)")
+            if frame.t - ep.obstructed_since >= cfg.adopt_after_s:
+                self._note(frame.t, "big still change adopted as the new reference")
+                self._lying = self._read(frame.image)[0]
+                self._settle(small, WatchState.QUIET)
+            return None
+
+        reading, read_ms = self._read(frame.image)
+        if not reading.dice:
+            self._note(frame.t, "play area cleared")
+            self._lying = None
+            self._settle(small, WatchState.QUIET)
+            return None
+        if self._same_dice(reading):
+            self._note(frame.t, "same dice as the last throw")
+            self._settle(small, WatchState.SETTLED)
+            return None
+        self.throws += 1
+        event = RollEvent(reading=reading, frame=frame, throw_index=self.throws, motion_t=ep.motion_t,
+                          rest_t=ep.rest_t, latency_frames=max(0, frame.index - ep.rest_index),
+                          read_ms=read_ms)
+        self._note(frame.t, f"roll {self.throws}: {reading.verdict.value} {reading.values}")
+        self.last_event = event
+        self._lying = reading
+        self._settle(small, WatchState.SETTLED)
+        return event
+
+    def _read(self, image: U8) -> tuple[DiceReading, float]:
+        started = time.perf_counter()
+        reading = self.reader(image)
+        return reading, (time.perf_counter() - started) * 1000.0
+
+    def _same_dice(self, reading: DiceReading) -> bool:
+        if self._lying is None:
+            return False
+        before = self._lying.dice
+        if len(before) != len(reading.dice):
+            return False
+        geom = self._geom
+        assert geom is not None
+        tol = self.config.same_dice_tolerance * geom.die_size_px
+        unused = list(before)
+        for die in reading.dice:
+            match = next((b for b in unused if b.value == die.value
+                          and abs(b.center[0] - die.center[0]) <= tol
+                          and abs(b.center[1] - die.center[1]) <= tol), None)
+            if match is None:
+                return False
+            unused.remove(match)
+        return True
+
+
+def watch(frames: Iterable[Frame], reader: Reader, calibration: Calibration | None = None,
+          config: WatcherConfig | None = None) -> Iterator[RollEvent]:
+    """Convenience: every RollEvent in a stream of frames."""
+    watcher = RollWatcher(reader=reader, calibration=calibration, config=config or WatcherConfig())
+    yield from watcher.watch(frames)
