@@ -1,0 +1,102 @@
+"""A simple table bot: plays a legal game through `apply` (demo, tests, benchmarks).
+
+It buys when it keeps a reserve, bids up to a share of the price, mortgages to pay debts and declares
+bankruptcy when it must, so whole games reach an end. Dice come from the caller's seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import commands as cmd
+from engine import events as ev
+from engine.board import DEEDS
+from engine.finance import liquidation_value
+from engine.game import run, start
+from engine.state import (
+    Auction,
+    BuyDecision,
+    CardDraw,
+    Debt,
+    GameState,
+    JailFine,
+    StartOrder,
+    TaxChoice,
+    UtilityRoll,
+)
+
+RESERVE = 150
+
+
+def _dice(rng: random.Random) -> tuple[int, int]:
+    return (rng.randint(1, 6), rng.randint(1, 6))
+
+
+def _raise_cash(state: GameState, player: str) -> cmd.Command | None:
+    for d in state.owned_by(player):
+        if not state.deeds[d].mortgaged:
+            return cmd.Mortgage(player=player, deed=d)
+    return None
+
+
+def choose(state: GameState, rng: random.Random) -> cmd.Command:
+    head = state.head
+    match head:
+        case StartOrder():
+            done = {n for n, _ in head.rolls}
+            return cmd.Roll(dice=_dice(rng), player=next(n for n in head.rolling if n not in done))
+        case UtilityRoll():
+            return cmd.Roll(dice=_dice(rng))
+        case CardDraw():
+            return cmd.DrawCard()
+        case BuyDecision():
+            if state.player(head.player).cash - DEEDS[head.deed].price >= RESERVE:
+                return cmd.Buy()
+            return cmd.Decline()
+        case Auction():
+            price = DEEDS[head.deed].price
+            bidders = [p.name for p in state.active_players if p.name not in head.out + head.excluded]
+            step = state.options.auction_step
+            amount = max(state.options.auction_min_bid, head.high_bid + step)
+            for name in rng.sample(bidders, len(bidders)):
+                if name == head.high_bidder:
+                    continue
+                limit = price * rng.uniform(0.3, 0.9)
+                if amount <= limit and state.player(name).cash - amount >= RESERVE:
+                    return cmd.Bid(player=name, amount=amount)
+                return cmd.PassBid(player=name)
+            raise AssertionError("auction with no bidder left open")
+        case TaxChoice():
+            return cmd.ChooseTax(option=rng.choice(("flat", "percent")))
+        case JailFine():
+            p = state.player(head.player)
+            if p.jail_cards:
+                return cmd.UseJailCard()
+            if p.cash >= state.options.jail_fine:
+                return cmd.PayJailFine()
+            return _raise_cash(state, p.name) or cmd.DeclareBankruptcy()
+        case Debt():
+            if state.player(head.debtor).cash >= head.amount:
+                return cmd.PayDebt()
+            if liquidation_value(state, head.debtor) < head.amount:
+                return cmd.DeclareBankruptcy()
+            move = _raise_cash(state, head.debtor)
+            assert move is not None, "liquidation value says cash can be raised"
+            return move
+    me = state.current
+    if state.turn.phase == "post_roll":
+        return cmd.EndTurn()
+    if me.in_jail and not state.turn.rolled and me.cash > 500:
+        return cmd.PayJailFine()
+    return cmd.Roll(dice=_dice(rng))
+
+
+def demo_game(
+    players: list[str], seed: int, turns: int, rng: random.Random, ruleset: str = "jma-2006"
+) -> tuple[GameState, list[ev.Event]]:
+    state = start(players, ruleset=ruleset, seed=seed)
+    log: list[ev.Event] = []
+    while state.turn.phase != "game_over" and state.turn.number <= turns:
+        events, state = run(state, choose(state, rng))
+        log.extend(events)
+    return state, log

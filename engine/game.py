@@ -1,0 +1,250 @@
+"""The engine's front: `new_game`, `apply(state, command) -> events`, `legal_commands(state)`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine import auction, cards, finance, landing, turns
+from engine import commands as cmd
+from engine import events as ev
+from engine.board import BOARD_SIZE, DEEDS
+from engine.errors import IllegalCommand, InvalidCommand
+from engine.evolve import fold
+from engine.rulesets import resolve
+from engine.state import (
+    Auction,
+    BuyDecision,
+    CardDraw,
+    Debt,
+    GameState,
+    JailFine,
+    StartOrder,
+    TaxChoice,
+    UtilityRoll,
+)
+from engine.tx import Tx, group_of
+
+ALL_DICE: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
+
+
+def new_game(
+    players: Sequence[str],
+    ruleset: str = "jma-2006",
+    options: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+) -> list[ev.Event]:
+    """The opening events of a game: players in seat order, options, and the decks shuffled once with the
+    game's own seeded generator (never the global one)."""
+    names = list(players)
+    if not 2 <= len(names) <= 8:
+        raise InvalidCommand(f"a game needs 2 to 8 players, got {len(names)}")
+    if len(set(names)) != len(names) or any(not isinstance(n, str) or not n for n in names):
+        raise InvalidCommand("player names must be distinct non-empty strings")
+    opts = resolve(ruleset, dict(options or {}))
+    rng = random.Random(seed)
+    decks = cards.shuffled_decks(opts.edition, rng)
+    started = ev.GameStarted(players=tuple(names), options=opts.to_json(), decks=decks, seed=seed)
+    out: list[ev.Event] = [started]
+    if opts.roll_off:
+        out.append(ev.PendingSet(pending=(StartOrder(groups=(tuple(names),)),)))  # M.SETUP.2
+    return out
+
+
+def start(players: Sequence[str], ruleset: str = "jma-2006", options: Mapping[str, Any] | None = None,
+          seed: int | None = None) -> GameState:
+    return fold(new_game(players, ruleset, options, seed))
+
+
+# ---- apply ----
+
+
+def _undo(tx: Tx, c: cmd.Undo) -> None:
+    prev = tx.state.previous
+    if prev is None:
+        raise IllegalCommand("M.PROC.1", "nothing to undo")
+    # The command being taken back is the last one accepted before this undo.
+    tx.emit(ev.Undone(command={"commands_before": prev.commands}))
+
+
+def _referee(tx: Tx, c: cmd.RefereeSet) -> None:
+    if not c.changes:
+        raise InvalidCommand("referee_set: no changes given")
+    _validate_referee(tx.state, c.changes)
+    tx.emit(ev.RefereeAdjusted(changes=dict(c.changes), note=c.note))
+
+
+_PLAYER_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "cash": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "position": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < BOARD_SIZE,
+    "in_jail": lambda v: isinstance(v, bool),
+    "jail_turns": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 3,
+}
+_DEED_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "mortgaged": lambda v: isinstance(v, bool),
+    "houses": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 4,
+    "hotel": lambda v: isinstance(v, bool),
+}
+
+
+def _validate_referee(state: GameState, changes: Mapping[str, Any]) -> None:
+    houses, hotels = state.bank_houses, state.bank_hotels
+    for path, value in changes.items():
+        parts = path.split(".")
+        if len(parts) == 3 and parts[0] == "players":
+            if not state.has_player(parts[1]):
+                raise InvalidCommand(f"referee_set: unknown player {parts[1]!r}")
+            check = _PLAYER_FIELDS.get(parts[2])
+            if check is None or not check(value):
+                raise InvalidCommand(f"referee_set: bad value {value!r} for {path}")
+        elif len(parts) == 3 and parts[0] == "deeds":
+            if parts[1] not in DEEDS:
+                raise InvalidCommand(f"referee_set: unknown deed {parts[1]!r}")
+            d = state.deeds[parts[1]]
+            if parts[2] == "owner":
+                if value is not None and not state.has_player(value):
+                    raise InvalidCommand(f"referee_set: unknown owner {value!r} for {path}")
+                continue
+            check = _DEED_FIELDS.get(parts[2])
+            if check is None or not check(value):
+                raise InvalidCommand(f"referee_set: bad value {value!r} for {path}")
+            if parts[2] in ("houses", "hotel") and DEEDS[parts[1]].kind != "street":
+                raise InvalidCommand(f"referee_set: {parts[1]} can't carry buildings")
+            if parts[2] == "houses":
+                houses -= int(value) - d.houses
+            if parts[2] == "hotel":
+                hotels -= int(value) - int(d.hotel)
+        elif path == "turn.player":
+            if not state.has_player(value):
+                raise InvalidCommand(f"referee_set: unknown player {value!r}")
+        else:
+            raise InvalidCommand(f"referee_set: unknown path {path!r}")
+    if houses < 0 or hotels < 0:
+        raise IllegalCommand("M.BUILD.4", "the bank does not have that many houses or hotels")
+
+
+_HANDLERS: dict[type[cmd.Command], Callable[[Tx, Any], None]] = {
+    cmd.Roll: turns.roll,
+    cmd.VoidThrow: turns.void_throw,
+    cmd.EndTurn: turns.end_turn,
+    cmd.PayJailFine: turns.pay_jail_fine,
+    cmd.UseJailCard: turns.use_jail_card,
+    cmd.Buy: landing.buy,
+    cmd.Decline: landing.decline,
+    cmd.ChooseTax: landing.choose_tax,
+    cmd.DrawCard: cards.draw,
+    cmd.Bid: auction.bid,
+    cmd.PassBid: auction.pass_bid,
+    cmd.Mortgage: finance.mortgage,
+    cmd.Unmortgage: finance.unmortgage,
+    cmd.PayDebt: finance.pay_debt,
+    cmd.DeclareBankruptcy: finance.declare_bankruptcy,
+    cmd.Undo: _undo,
+    cmd.RefereeSet: _referee,
+}
+
+# Commands that may be given while a card waits to be drawn without drawing it first.
+_NO_AUTO_DRAW = (cmd.DrawCard, cmd.Undo, cmd.VoidThrow, cmd.RefereeSet)
+
+
+def apply(state: GameState, command: cmd.Command | Mapping[str, Any]) -> list[ev.Event]:
+    """The events a command leads to. Raises `IllegalCommand` (with `.rule`) or `InvalidCommand`; the
+    given state is never changed (it is immutable), so a refused command leaves nothing half-applied."""
+    return run(state, command)[0]
+
+
+def run(state: GameState, command: cmd.Command | Mapping[str, Any]) -> tuple[list[ev.Event], GameState]:
+    """`apply`, also returning the state the events lead to (equal to folding them onto `state`)."""
+    c = cmd.parse_command(command)
+    tx = Tx(state)
+    tx.emit(ev.CommandAccepted(command=c.to_json()))
+    head = tx.state.head
+    if isinstance(head, CardDraw) and not isinstance(c, _NO_AUTO_DRAW):
+        # A card waiting to be drawn when play moves on is drawn from the seeded deck (DESIGN: "when a
+        # scenario does not say which card is drawn, the seeded deck decides").
+        cards.draw(tx, cmd.DrawCard())
+        tx.settle()
+    _HANDLERS[type(c)](tx, c)
+    tx.settle()
+    return tx.events, tx.state
+
+
+def step(state: GameState, command: cmd.Command | Mapping[str, Any]) -> GameState:
+    """The state after a command."""
+    return run(state, command)[1]
+
+
+# ---- legal commands ----
+
+
+def legal_commands(state: GameState) -> list[cmd.Command]:
+    """Every concrete command the rules allow now (rolls listed once per ordered dice outcome; bids at
+    the next step only). Each one is accepted by `apply`."""
+    if state.turn.phase == "game_over":
+        return []
+    head = state.head
+    out: list[cmd.Command] = []
+    match head:
+        case StartOrder():
+            done = {n for n, _ in head.rolls}
+            who = next(n for n in head.rolling if n not in done)
+            return [cmd.Roll(dice=d, player=who) for d in ALL_DICE]
+        case UtilityRoll():
+            return [cmd.Roll(dice=d) for d in ALL_DICE]
+        case CardDraw():
+            return [cmd.DrawCard()]
+        case BuyDecision():
+            if state.player(head.player).cash >= DEEDS[head.deed].price:
+                out.append(cmd.Buy())
+            out.append(cmd.Decline())
+        case Auction():
+            opts = state.options
+            amount = max(opts.auction_min_bid, head.high_bid + opts.auction_step)
+            for name in auction.still_bidding(state, head):
+                out.append(cmd.Bid(player=name, amount=amount))
+                if name != head.high_bidder:
+                    out.append(cmd.PassBid(player=name))
+        case TaxChoice():
+            return [cmd.ChooseTax(option="flat"), cmd.ChooseTax(option="percent")]
+        case JailFine():
+            p = state.player(head.player)
+            if p.cash >= state.options.jail_fine:
+                out.append(cmd.PayJailFine())
+            if p.jail_cards:
+                out.append(cmd.UseJailCard())
+            if not p.jail_cards and finance.liquidation_value(state, p.name) < state.options.jail_fine:
+                out.append(cmd.DeclareBankruptcy())
+        case Debt():
+            if state.player(head.debtor).cash >= head.amount:
+                out.append(cmd.PayDebt())
+            elif finance.liquidation_value(state, head.debtor) < head.amount:
+                out.append(cmd.DeclareBankruptcy())
+        case None:
+            p = state.current
+            if state.turn.phase == "post_roll":
+                out.append(cmd.EndTurn())
+            out.extend(cmd.Roll(dice=d) for d in ALL_DICE)
+            if p.in_jail and state.turn.phase == "pre_roll" and not state.turn.rolled:
+                if p.cash >= state.options.jail_fine:
+                    out.append(cmd.PayJailFine())
+                if p.jail_cards:
+                    out.append(cmd.UseJailCard())
+    out.extend(_money_commands(state))
+    return out
+
+
+def _money_commands(state: GameState) -> list[cmd.Command]:
+    out: list[cmd.Command] = []
+    for p in state.active_players:
+        can_mortgage = finance.between_turns(state) or finance.raising_cash(state, p.name)
+        for d in state.owned_by(p.name):
+            ds = state.deeds[d]
+            if ds.mortgaged:
+                if finance.between_turns(state) and p.cash >= finance.unmortgage_cost(state, d):
+                    out.append(cmd.Unmortgage(player=p.name, deed=d))
+            elif can_mortgage and not any(
+                state.deeds[g].houses or state.deeds[g].hotel for g in group_of(d)
+            ):
+                out.append(cmd.Mortgage(player=p.name, deed=d))
+    return out
