@@ -329,7 +329,6 @@ class SimulatedCamera:
         for i, d in enumerate(dice):
             if not d.pips:
                 continue
-            up = d.rot @ np.array([0.0, 0.0, 1.0])
             value = top_value(d.rot)
             cocked = abs(float((d.rot @ np.array(_FACE_NORMALS[value]))[2])) < 0.985
             stacked = d.center[2] > 1.5 * d.half[2] or any(
@@ -339,7 +338,8 @@ class SimulatedCamera:
                 for j, o in enumerate(dice)
                 if o.pips
             )
-            top = np.array(d.center) + up * d.half[2]
+            # The centre of what the camera sees on top: half a die above the centre, straight up.
+            top = np.array(d.center) + np.array([0.0, 0.0, d.half[2]])
             px = self.project(top[None, :])[0]
             out.append(
                 DieTruth(
