@@ -1,0 +1,216 @@
+"""From markers or clicked corners to a `Calibration`: homography, polygons, die size and colours. Pure."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.markers import BOARD_IDS, CORNER_NAMES, TRAY_IDS, Marker, detect_markers
+from calibration.model import Calibration, CalibrationError, Point
+
+U8 = npt.NDArray[np.uint8]
+F64 = npt.NDArray[np.float64]
+
+MONOPOLY_BOARD_MM = 508.0  # a standard 20-inch Monopoly board
+STANDARD_DIE_MM = 16.0
+
+
+def order_corners(points: Sequence[Point]) -> tuple[Point, Point, Point, Point]:
+    """Four points in image order: top-left, top-right, bottom-right, bottom-left (clockwise on screen).
+
+    Sorted by angle around their centre, starting from the point nearest the top-left direction, so it works
+    for a board seen at any rotation up to 45 degrees, and is unambiguous beyond that up to where the
+    user would call another corner "top-left" anyway.
+    """
+    pts = np.asarray(points, dtype=np.float64)
+    if pts.shape != (4, 2) or not np.isfinite(pts).all():
+        raise CalibrationError(f"need exactly four corner points, got {len(points)}")
+    c = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])  # y down: increasing angle is clockwise
+    order = np.argsort(angles)
+    ring = pts[order]
+    start = int(np.argmin(ring[:, 0] + ring[:, 1]))  # top-left: smallest x + y
+    ring = np.roll(ring, -start, axis=0)
+    area = 0.5 * float(np.sum(ring[:, 0] * np.roll(ring[:, 1], -1) - np.roll(ring[:, 0], -1) * ring[:, 1]))
+    if abs(area) < 100.0:
+        raise CalibrationError("the four corners are (nearly) on one line: not a board")
+    hull = cv2.convexHull(ring.astype(np.float32))
+    if len(hull) != 4:
+        raise CalibrationError("the four corners do not form a convex quadrilateral")
+    return tuple((float(x), float(y)) for x, y in ring)  # type: ignore[return-value]
+
+
+def homography_to_board(corners: Sequence[Point], board_mm: float) -> F64:
+    """Image -> board plane in millimetres, origin at the board's top-left corner."""
+    src = np.asarray(corners, dtype=np.float32)
+    dst = np.array([[0, 0], [board_mm, 0], [board_mm, board_mm], [0, board_mm]], dtype=np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(src, dst), dtype=np.float64)
+
+
+def die_size_from_geometry(hom: F64, board_mm: float, die_mm: float) -> float:
+    """Side of a die lying at the board centre, in image pixels, from the board's size alone.
+
+    The top face is a little nearer the camera than the board; the difference (die height / camera
+    height, a few percent) is below what this estimate is good for, so it is ignored.
+    """
+    inv = np.linalg.inv(hom)
+    m = board_mm / 2
+    h = die_mm / 2
+    square = np.array([[[m - h, m - h], [m + h, m - h], [m + h, m + h], [m - h, m + h]]], dtype=np.float64)
+    img = cv2.perspectiveTransform(square, inv)[0]
+    sides = np.linalg.norm(img - np.roll(img, 1, axis=0), axis=1)
+    return float(np.mean(sides))
+
+
+def _inner_corners(markers: Mapping[int, Marker], ids: Sequence[int], what: str) -> tuple[Point, ...]:
+    missing = [i for i in ids if i not in markers]
+    if missing:
+        names = ", ".join(f"{i} ({what} {CORNER_NAMES[i % 4]})" for i in missing)
+        found = ", ".join(str(i) for i in sorted(markers)) or "none"
+        raise CalibrationError(f"missing {what} corner marker(s) {names}; markers found: {found}")
+    centres = np.array([markers[i].center for i in ids])
+    mid = centres.mean(axis=0)
+    points = []
+    for i in ids:
+        quad = np.array(markers[i].corners)
+        points.append(quad[int(np.argmin(np.linalg.norm(quad - mid, axis=1)))])
+    quad = np.array(points)
+    # In id order the corners must go round the board one way without crossing; swapped markers make a
+    # bow tie. (The camera may be turned any way, so image "top-left" is not checked against id 0.)
+    edges = [quad[(k + 1) % 4] - quad[k] for k in range(4)]
+    turns = [float(edges[k][0] * edges[(k + 1) % 4][1] - edges[k][1] * edges[(k + 1) % 4][0]) for k in range(4)]
+    if not (all(t > 0 for t in turns) or all(t < 0 for t in turns)):
+        raise CalibrationError(f"{what} markers are not where their ids say (ids {', '.join(map(str, ids))} "
+                               "must go round the corners in order): check the placement")
+    return tuple((float(p[0]), float(p[1])) for p in points)
+
+
+def _polygon(points: Sequence[Point]) -> tuple[Point, ...]:
+    return tuple((round(float(x), 2), round(float(y), 2)) for x, y in points)
+
+
+def _hom_tuple(hom: F64) -> tuple[tuple[float, float, float], ...]:
+    return tuple((float(r[0]), float(r[1]), float(r[2])) for r in hom)
+
+
+def from_markers(image: U8, board_mm: float = MONOPOLY_BOARD_MM, die_mm: float = STANDARD_DIE_MM,
+                 tray: bool | None = None) -> Calibration:
+    """Calibrate from a photo with the board markers (and the tray markers, for Catan).
+
+    `tray=None` uses the tray markers when all four are there and refuses a partial set; `tray=True`
+    requires them; `tray=False` ignores them.
+    """
+    markers = detect_markers(image)
+    if not markers:
+        raise CalibrationError("no calibration markers found in the image (print them with "
+                               "`tableside calibration-sheet`, or calibrate by clicking the four corners)")
+    board = _inner_corners(markers, BOARD_IDS, "board")
+    tray_ids_found = [i for i in TRAY_IDS if i in markers]
+    tray_poly: tuple[Point, ...] | None = None
+    if tray is True or (tray is None and tray_ids_found):
+        tray_poly = _inner_corners(markers, TRAY_IDS, "tray")
+    hom = homography_to_board(board, board_mm)
+    h, w = image.shape[:2]
+    sizes = [float(np.mean(np.linalg.norm(np.array(markers[i].corners) - np.roll(np.array(markers[i].corners),
+                                                                                  1, axis=0), axis=1)))
+             for i in BOARD_IDS]
+    return Calibration(
+        image_size=(int(w), int(h)),
+        board_polygon=_polygon(board),
+        tray_polygon=_polygon(tray_poly) if tray_poly else None,
+        homography=_hom_tuple(hom),
+        die_size_px=round(die_size_from_geometry(hom, board_mm, die_mm), 2),
+        source="markers",
+        extra={"board_mm": board_mm, "die_mm": die_mm, "die_size_from": "board geometry",
+               "markers": sorted(markers), "marker_side_px": [round(s, 1) for s in sizes]},
+    )
+
+
+def from_corners(points: Sequence[Point], image_size: tuple[int, int], board_mm: float = MONOPOLY_BOARD_MM,
+                 die_mm: float = STANDARD_DIE_MM, tray_points: Sequence[Point] | None = None) -> Calibration:
+    """Calibrate from four clicked board corners (any order), for a board without markers."""
+    w, h = image_size
+    for x, y in list(points) + list(tray_points or ()):
+        if not (-0.5 <= x <= w + 0.5 and -0.5 <= y <= h + 0.5):
+            raise CalibrationError(f"corner ({x:g}, {y:g}) is outside the {w}x{h} image")
+    board = order_corners(points)
+    tray = order_corners(tray_points) if tray_points else None
+    hom = homography_to_board(board, board_mm)
+    return Calibration(
+        image_size=(int(w), int(h)),
+        board_polygon=_polygon(board),
+        tray_polygon=_polygon(tray) if tray else None,
+        homography=_hom_tuple(hom),
+        die_size_px=round(die_size_from_geometry(hom, board_mm, die_mm), 2),
+        source="corners",
+        extra={"board_mm": board_mm, "die_mm": die_mm, "die_size_from": "board geometry"},
+    )
+
+
+def sample_die_appearance(image: U8, quads: Sequence[Sequence[Point]]) -> tuple[float, tuple[int, int, int],
+                                                                                  tuple[int, int, int]]:
+    """Die side (px), body colour and pip colour (BGR) from the top faces of dice of a calibration throw.
+
+    Inside each top face the pixels split in two by lightness (Otsu): the larger part is the body, the
+    smaller the pips. Works for dark dice with light pips too.
+    """
+    if not quads:
+        raise CalibrationError("no dice to sample")
+    sides: list[float] = []
+    bodies: list[F64] = []
+    pips: list[F64] = []
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    for quad in quads:
+        q = np.asarray(quad, dtype=np.float64)
+        if q.shape != (4, 2):
+            raise CalibrationError("a die's top face needs four corners")
+        sides.append(float(np.mean(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1))))
+        # Shrink the face a little so the rim and shadows don't get in.
+        c = q.mean(axis=0)
+        inner = c + 0.8 * (q - c)
+        mask = np.zeros(gray.shape, np.uint8)
+        cv2.fillPoly(mask, [np.round(inner).astype(np.int32)], 255)
+        values = gray[mask > 0]
+        if values.size < 9:
+            continue
+        thr, _ = cv2.threshold(values.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        light = (gray > thr) & (mask > 0)
+        dark = (gray <= thr) & (mask > 0)
+        body, pip = (light, dark) if light.sum() >= dark.sum() else (dark, light)
+        if body.any():
+            bodies.append(np.median(image[body], axis=0))
+        if pip.any():
+            pips.append(np.median(image[pip], axis=0))
+    if not bodies:
+        raise CalibrationError("the dice are too small to sample their colours")
+    body_c = np.median(np.array(bodies), axis=0)
+    pip_c = np.median(np.array(pips), axis=0) if pips else body_c
+    return float(np.median(sides)), _bgr3(body_c), _bgr3(pip_c)
+
+
+def _bgr3(a: F64) -> tuple[int, int, int]:
+    return round(float(a[0])), round(float(a[1])), round(float(a[2]))
+
+
+def with_dice_sample(cal: Calibration, image: U8, quads: Sequence[Sequence[Point]]) -> Calibration:
+    """The calibration with die size and colours measured on the dice of a calibration throw."""
+    side, body, pip = sample_die_appearance(image, quads)
+    geometric = cal.die_size_px
+    if geometric and not (0.4 * geometric <= side <= 2.5 * geometric):
+        raise CalibrationError(f"the dice found measure {side:.0f} px but the board says a die should be "
+                               f"about {geometric:.0f} px: wrong --board-mm/--die-mm, or not dice")
+    extra = dict(cal.extra)
+    extra.update({"die_size_from": f"{len(quads)} dice of a calibration throw",
+                  "die_size_geometry_px": geometric})
+    from dataclasses import replace
+
+    return replace(cal, die_size_px=round(side, 2), die_color_bgr=body, pip_color_bgr=pip, extra=extra)
+
+
+def polygon_error(a: Sequence[Point], b: Sequence[Point]) -> float:
+    """Largest distance between corresponding corners of two polygons (pixels)."""
+    return max(math.dist(p, q) for p, q in zip(a, b, strict=True))

@@ -1,0 +1,69 @@
+"""`tableside calibrate IMAGE [-o FILE]`: find the marker sheet's markers in a photo of the table and write
+the calibration file (board polygon, tray polygon, homography, expected die size and colours)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("calibrate", help="calibrate a table from a photo with the corner markers")
+    p.add_argument("image", help="photo from the table camera showing the board's four corner markers")
+    p.add_argument("-o", "--output", help="calibration file to write (default: print the JSON on stdout)")
+    p.add_argument("--throw", metavar="IMAGE",
+                   help="photo of dice lying on the board (same camera) to measure die size and colours; "
+                        "default: look for dice in IMAGE itself")
+    p.add_argument("--board-mm", type=float, default=508.0, help="board side in mm (default 508: Monopoly)")
+    p.add_argument("--die-mm", type=float, default=16.0, help="die side in mm (default 16)")
+    tray = p.add_mutually_exclusive_group()
+    tray.add_argument("--tray", dest="tray", action="store_true", default=None,
+                      help="require the dice-tray markers (ids 4-7; Catan)")
+    tray.add_argument("--no-tray", dest="tray", action="store_false", help="ignore any tray markers")
+    p.set_defaults(func=handle)
+
+
+def _find_dice(image: Any, cal: Any) -> list[tuple[tuple[float, float], ...]]:
+    """Top-face quadrilaterals of the dice the reader finds (none if the reader isn't available)."""
+    try:
+        from vision import read_dice
+    except ImportError:
+        return []
+    reading = read_dice(image, calibration=cal, expect=None)
+    return [d.corners for d in reading.dice if len(d.corners) == 4 and d.value is not None]
+
+
+def handle(args: argparse.Namespace) -> int:
+    from calibration import fit, io
+    from calibration.model import CalibrationError, dumps
+
+    if args.board_mm <= 0 or args.die_mm <= 0 or args.die_mm >= args.board_mm:
+        raise ValueError("--board-mm and --die-mm must be positive, the die smaller than the board")
+    image = io.read_image(args.image)
+    cal = fit.from_markers(image, board_mm=args.board_mm, die_mm=args.die_mm, tray=args.tray)
+    out = sys.stdout if args.output else sys.stderr
+    markers = cal.extra.get("markers", [])
+    print(f"markers: {', '.join(str(m) for m in markers)} in {cal.image_size[0]}x{cal.image_size[1]}", file=out)
+    print("board polygon: " + "  ".join(f"({x:.1f}, {y:.1f})" for x, y in cal.board_polygon), file=out)
+    if cal.tray_polygon:
+        print("tray polygon: " + "  ".join(f"({x:.1f}, {y:.1f})" for x, y in cal.tray_polygon), file=out)
+
+    throw = io.read_image(args.throw) if args.throw else image
+    if throw.shape[:2] != image.shape[:2]:
+        raise CalibrationError(f"--throw image is {throw.shape[1]}x{throw.shape[0]}, the calibration image "
+                               f"{image.shape[1]}x{image.shape[0]}: use the same camera mode")
+    quads = _find_dice(throw, cal)
+    if quads:
+        cal = fit.with_dice_sample(cal, throw, quads)
+        print(f"die size: {cal.die_size_px:.1f} px from {len(quads)} dice; die colour BGR {cal.die_color_bgr}, "
+              f"pips BGR {cal.pip_color_bgr}", file=out)
+    else:
+        print(f"die size: {cal.die_size_px:.1f} px estimated from the board size (no readable dice found; "
+              "pass --throw with a photo of dice on the board to measure it)", file=out)
+    if args.output:
+        path = io.save(cal, args.output)
+        print(f"wrote {path}", file=out)
+    else:
+        print(dumps(cal))
+    return 0

@@ -1,0 +1,259 @@
+"""Calibration round trips on rendered boards: markers at several camera angles -> polygon near the truth."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import fit, io
+from calibration.markers import BOARD_IDS, TRAY_IDS, detect_markers, marker_image, sheet_image
+from calibration.model import Calibration, CalibrationError
+
+CANVAS = 1400
+BOARD = (200.0, 1200.0)  # the board square on the flat canvas: x0 = y0 = 200, x1 = y1 = 1200
+MARKER = 84
+QUIET = 14  # white margin left around a cut-out marker
+
+
+def _paste_marker(canvas: np.ndarray, marker_id: int, corner: tuple[float, float], outward: tuple[int, int],
+                  turns: int) -> None:
+    """Place a marker outside `corner`, the corner of its black square on the board corner, turned by
+    90 degrees x turns. Its white paper margin lies partly on the board, as a cut-out marker would."""
+    m = np.rot90(marker_image(marker_id, MARKER), turns)
+    x, y = int(corner[0]), int(corner[1])
+    x0 = x if outward[0] > 0 else x - MARKER
+    y0 = y if outward[1] > 0 else y - MARKER
+    canvas[y0 - QUIET:y0 + MARKER + QUIET, x0 - QUIET:x0 + MARKER + QUIET] = 255
+    canvas[y0:y0 + MARKER, x0:x0 + MARKER] = m[..., None]
+
+
+def flat_table(rng: np.random.Generator, tray: bool = False, skip: tuple[int, ...] = (),
+               swap: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """A flat top view: table, board with a printed border, corner markers. Returns the board corners too."""
+    canvas = np.empty((CANVAS, CANVAS, 3), np.uint8)
+    canvas[:] = (60, 90, 130)
+    a, b = BOARD
+    cv2.rectangle(canvas, (int(a), int(a)), (int(b) - 1, int(b) - 1), (205, 228, 210), -1)
+    cv2.rectangle(canvas, (int(a) + 130, int(a) + 130), (int(b) - 130, int(b) - 130), (30, 30, 30), 3)
+    for k in range(10):
+        cv2.line(canvas, (int(a) + 130 + 74 * k, int(a)), (int(a) + 130 + 74 * k, int(a) + 130), (30, 30, 30), 2)
+    corners = np.array([[a, a], [b, a], [b, b], [a, b]])
+    outward = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    ids = list(BOARD_IDS)
+    if swap:
+        ids[1], ids[2] = ids[2], ids[1]
+    for k, marker_id in enumerate(ids):
+        if marker_id not in skip:
+            _paste_marker(canvas, marker_id, (corners[k][0], corners[k][1]), outward[k], int(rng.integers(4)))
+    tray_corners = None
+    if tray:
+        t0, t1 = 500.0, 800.0
+        cv2.rectangle(canvas, (int(t0), int(t0)), (int(t1), int(t1)), (20, 20, 20), -1)
+        cv2.rectangle(canvas, (int(t0) + 12, int(t0) + 12), (int(t1) - 12, int(t1) - 12), (235, 235, 235), -1)
+        tray_corners = np.array([[t0, t0], [t1, t0], [t1, t1], [t0, t1]])
+        for k, marker_id in enumerate(TRAY_IDS):
+            if marker_id not in skip:
+                _paste_marker(canvas, marker_id, (tray_corners[k][0], tray_corners[k][1]), outward[k],
+                              int(rng.integers(4)))
+    return canvas, corners, tray_corners
+
+
+def camera_homography(tilt_deg: float, yaw_deg: float, roll_deg: float, out: tuple[int, int],
+                      distance: float = 2200.0) -> np.ndarray:
+    """Homography canvas -> image of a pinhole camera looking at the canvas centre from a tilted pose."""
+    w, h = out
+    f = 0.9 * w
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    t, y, r = (math.radians(v) for v in (tilt_deg, yaw_deg, roll_deg))
+    rx = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+    rz = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
+    rr = np.array([[math.cos(r), -math.sin(r), 0], [math.sin(r), math.cos(r), 0], [0, 0, 1]])
+    rot = rr @ rx @ rz
+    # canvas point (u, v) -> world (u - c, v - c, 0); camera at distance along its optical axis
+    c = CANVAS / 2
+    shift = np.array([[1, 0, -c], [0, 1, -c], [0, 0, 1]])
+    extr = np.column_stack([rot[:, 0], rot[:, 1], np.array([0, 0, distance])])
+    return k @ extr @ shift
+
+
+def photograph(canvas: np.ndarray, hom: np.ndarray, out: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    img = cv2.warpPerspective(canvas, hom, out, flags=cv2.INTER_LINEAR, borderValue=(50, 70, 100))
+    img = cv2.GaussianBlur(img, (3, 3), 0.7)
+    noise = rng.normal(0, 3.0, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
+def _warp(points: np.ndarray, hom: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(points[None].astype(np.float64), hom)[0]
+
+
+def _true_corners(corners: np.ndarray, hom: np.ndarray) -> list[tuple[float, float]]:
+    """Where the board corners land in the photo. Pixel centres are integers in OpenCV, so the edge
+    between canvas pixels 199 and 200 (the board's top-left corner at a = 200) is at 199.5."""
+    return [(float(x), float(y)) for x, y in _warp(corners - 0.5, hom)]
+
+
+ANGLES = [(0, 0, 0), (20, 15, 0), (35, -30, 5), (30, 120, -8), (45, 200, 10), (25, 275, 90)]
+
+
+@pytest.mark.parametrize("tilt,yaw,roll", ANGLES)
+@pytest.mark.parametrize("out", [(1280, 960), (640, 480)])
+def test_board_polygon_round_trip(tilt: float, yaw: float, roll: float, out: tuple[int, int]) -> None:
+    if out[0] < 1000 and tilt >= 45:
+        # Measured: at 640x480 the 4x4 markers are ~25 px and at 45 degrees too foreshortened for ArUco;
+        # calibrate at the sensor's full resolution (the calibration rescales to the watching resolution).
+        pytest.skip("markers too small to detect at 640x480 and 45 degrees tilt (known limit)")
+    rng = np.random.default_rng(int(tilt * 1000 + yaw + out[0]))
+    canvas, corners, _ = flat_table(rng)
+    hom = camera_homography(tilt, yaw, roll, out)
+    image = photograph(canvas, hom, out, rng)
+    cal = fit.from_markers(image)
+    err = fit.polygon_error(cal.board_polygon, _true_corners(corners, hom))
+    # Sub-pixel corner refinement: well inside "a few pixels", relative to the markers' size on screen.
+    print(f"tilt {tilt} yaw {yaw} roll {roll} {out}: worst corner error {err:.2f} px")
+    assert err < (1.0 if out[0] >= 1280 else 2.0), f"corner error {err:.2f} px"
+    assert cal.source == "markers" and cal.image_size == out
+    # The homography maps the found corners onto the board square in millimetres.
+    assert cal.homography is not None
+    back = _warp(np.array(cal.board_polygon), np.array(cal.homography))
+    assert np.allclose(back, [[0, 0], [508, 0], [508, 508], [0, 508]], atol=0.05)  # polygon kept to 0.01 px
+    # Expected die size from the geometry: a 16 mm die on the true board, measured through the true camera.
+    a, b = BOARD
+    half = 16.0 / 508.0 * (b - a) / 2
+    mid = (a + b) / 2
+    die = _warp(-0.5 + np.array([[mid - half, mid - half], [mid + half, mid - half], [mid + half, mid + half],
+                          [mid - half, mid + half]]), hom)
+    true_side = float(np.mean(np.linalg.norm(die - np.roll(die, 1, axis=0), axis=1)))
+    assert cal.die_size_px == pytest.approx(true_side, rel=0.03)
+
+
+def test_tray_polygon_for_catan() -> None:
+    rng = np.random.default_rng(7)
+    canvas, _, tray = flat_table(rng, tray=True)
+    assert tray is not None
+    out = (1280, 960)
+    hom = camera_homography(25, 40, 0, out)
+    cal = fit.from_markers(photograph(canvas, hom, out, rng))
+    assert cal.tray_polygon is not None
+    assert fit.polygon_error(cal.tray_polygon, _true_corners(tray, hom)) < 1.0
+    assert cal.play_polygon == cal.tray_polygon
+    with pytest.raises(CalibrationError, match="tray"):
+        fit.from_markers(photograph(flat_table(rng, skip=())[0], hom, out, rng), tray=True)
+
+
+def test_missing_markers_are_refused_by_name() -> None:
+    rng = np.random.default_rng(3)
+    out = (1280, 960)
+    hom = camera_homography(20, 10, 0, out)
+    canvas, _, _ = flat_table(rng, skip=(1, 3))
+    with pytest.raises(CalibrationError, match=r"1 \(board top-right\), 3 \(board bottom-left\); markers found: 0, 2"):
+        fit.from_markers(photograph(canvas, hom, out, rng))
+    partial_tray, _, _ = flat_table(rng, tray=True, skip=(6,))
+    with pytest.raises(CalibrationError, match=r"6 \(tray bottom-right"):
+        fit.from_markers(photograph(partial_tray, hom, out, rng))
+    blank = np.full((480, 640, 3), 128, np.uint8)
+    with pytest.raises(CalibrationError, match="no calibration markers"):
+        fit.from_markers(blank)
+
+
+def test_swapped_markers_are_refused() -> None:
+    rng = np.random.default_rng(4)
+    out = (1280, 960)
+    canvas, _, _ = flat_table(rng, swap=True)
+    with pytest.raises(CalibrationError, match="not where their ids say"):
+        fit.from_markers(photograph(canvas, camera_homography(15, 0, 0, out), out, rng))
+
+
+def test_from_corners_in_any_click_order() -> None:
+    pts = [(500.0, 420.0), (90.0, 60.0), (110.0, 440.0), (560.0, 40.0)]
+    cal = fit.from_corners(pts, (640, 480))
+    assert cal.board_polygon == ((90.0, 60.0), (560.0, 40.0), (500.0, 420.0), (110.0, 440.0))
+    assert cal.source == "corners"
+    assert cal.die_size_px is not None and 10 < cal.die_size_px < 16  # 16/508 of a ~420 px board
+    with pytest.raises(CalibrationError, match="outside"):
+        fit.from_corners([(0, 0), (700, 0), (600, 400), (0, 400)], (640, 480))
+    with pytest.raises(CalibrationError, match="four"):
+        fit.from_corners([(0, 0), (100, 0), (100, 100)], (640, 480))
+    with pytest.raises(CalibrationError, match="line"):
+        fit.from_corners([(0, 0), (100, 0), (200, 0), (300, 0.5)], (640, 480))
+
+
+def test_die_appearance_from_a_calibration_throw() -> None:
+    img = np.full((200, 300, 3), (200, 228, 212), np.uint8)
+    quads = []
+    for cx, cy in ((80, 100), (200, 90)):
+        box = cv2.boxPoints(((cx, cy), (40, 40), 20.0))
+        cv2.fillPoly(img, [box.astype(np.int32)], (238, 240, 242))
+        for dx, dy in ((-9, -9), (0, 0), (9, 9)):
+            cv2.circle(img, (cx + dx, cy + dy), 4, (25, 25, 30), -1)
+        quads.append([tuple(map(float, p)) for p in box])
+    side, body, pip = fit.sample_die_appearance(img, quads)
+    assert side == pytest.approx(40, abs=1)
+    assert all(abs(a - b) <= 3 for a, b in zip(body, (238, 240, 242), strict=True))
+    assert all(abs(a - b) <= 12 for a, b in zip(pip, (25, 25, 30), strict=True))
+    cal = fit.from_corners([(10, 10), (290, 10), (290, 190), (10, 190)], (300, 200), board_mm=200, die_mm=28)
+    sampled = fit.with_dice_sample(cal, img, quads)
+    assert sampled.die_size_px == pytest.approx(40, abs=1) and sampled.die_color_bgr == body
+    with pytest.raises(CalibrationError, match="should be"):
+        fit.with_dice_sample(fit.from_corners([(10, 10), (290, 10), (290, 190), (10, 190)], (300, 200)),
+                             img, quads)
+
+
+def test_file_round_trip_and_errors(tmp_path: Path) -> None:
+    cal = fit.from_corners([(10, 10), (600, 20), (620, 470), (5, 460)], (640, 480))
+    path = io.save(cal, tmp_path / "sub" / "table.json")
+    assert io.load(path) == cal
+    assert json.loads(path.read_text())["version"] == 1
+    with pytest.raises(CalibrationError, match="no calibration file"):
+        io.load(tmp_path / "none.json")
+    (tmp_path / "bad.json").write_text('{"format": "tableside-calibration", "version": 99}')
+    with pytest.raises(CalibrationError, match="version 99"):
+        io.load(tmp_path / "bad.json")
+    assert isinstance(io.load(path), Calibration)
+
+
+def test_sheet_png_has_all_markers_and_pdf_is_a4(tmp_path: Path) -> None:
+    page = sheet_image(dpi=150)
+    assert sorted(detect_markers(page)) == sorted(BOARD_IDS + TRAY_IDS)
+    io.write_sheet(tmp_path / "sheet.png", page, 150)
+    assert cv2.imread(str(tmp_path / "sheet.png")).shape[:2] == page.shape
+    pdf = io.write_sheet(tmp_path / "sheet.pdf", page, 150).read_bytes()
+    assert pdf.startswith(b"%PDF-1.4") and pdf.rstrip().endswith(b"%%EOF")
+    h, w = page.shape
+    assert f"/MediaBox [0 0 {w * 72 / 150:.2f} {h * 72 / 150:.2f}]".encode() in pdf
+    assert abs(w * 72 / 150 - 595.3) < 1 and abs(h * 72 / 150 - 841.9) < 1  # A4 in points
+    with pytest.raises(CalibrationError, match=r"pdf or \.png"):
+        io.write_sheet(tmp_path / "sheet.txt", page, 150)
+
+
+def test_cli_calibrate_writes_the_file_and_refuses_without_markers(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from tableside.cli import main
+
+    rng = np.random.default_rng(11)
+    out = (1280, 960)
+    canvas, corners, _ = flat_table(rng)
+    hom = camera_homography(22, 35, 0, out)
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), photograph(canvas, hom, out, rng))
+    target = tmp_path / "table.json"
+    assert main(["calibrate", str(photo), "-o", str(target)]) == 0
+    printed = capsys.readouterr().out
+    assert "markers: 0, 1, 2, 3" in printed and "board polygon" in printed and "die size" in printed
+    cal = io.load(target)
+    assert fit.polygon_error(cal.board_polygon, _true_corners(corners, hom)) < 1.0
+
+    canvas, _, _ = flat_table(rng, skip=(2,))
+    cv2.imwrite(str(photo), photograph(canvas, hom, out, rng))
+    assert main(["calibrate", str(photo), "-o", str(tmp_path / "other.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "missing board corner marker(s) 2 (board bottom-right)" in err
+    assert not (tmp_path / "other.json").exists()
+
+    assert main(["calibrate", str(tmp_path / "nothing.png")]) == 2
+    assert "no image at" in capsys.readouterr().err
