@@ -810,7 +810,8 @@ class SimulatedCamera:
         rim = tuple(int(c * 0.55) for c in pose.color)
         cv2.fillPoly(img, [(hull * _ONE).round().astype(np.int32)], rim, cv2.LINE_AA, _SHIFT)
         for _, value, n_world, fc, e1, e2 in faces:
-            shade = 0.42 + 0.58 * max(0.0, float(n_world @ _LIGHT))
+            # Scaled so a face turned straight up shows the die colour itself: white dice look white.
+            shade = min(1.0, 0.42 + 0.58 * max(0.0, float(n_world @ _LIGHT)) / float(_LIGHT[2]))
             color = tuple(int(min(255, c * shade)) for c in pose.color)
             outline = self._rounded_square(fc, e1, e2, 0.93, 0.22)
             cv2.fillPoly(img, [(outline * _ONE).round().astype(np.int32)], color, cv2.LINE_AA, _SHIFT)

@@ -1,0 +1,60 @@
+"""The real reader (`vision.read_dice`) on the simulated camera's frames, alone and behind the watcher.
+
+These compare the reader with the simulator's ground truth. When they were written the reader (built in
+parallel) found no dice on the simulated board: with the calibration it returns "no dice found" for the
+rest frames of every throw kind, without it it takes the red hotel and the board's lettering for dice.
+They are marked xfail (not strict) so the suite shows XPASS the day the reader handles these renders;
+the renders themselves are checked in test_simcam.py (white body, dark pips, at the true positions).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from hardware.simcam import SimulatedCamera
+from vision.reading import Verdict
+from vision.watcher import RollWatcher
+
+read_dice = pytest.importorskip("vision").read_dice
+
+KNOWN_GAP = pytest.mark.xfail(strict=False, reason="read_dice finds no dice on the simulated board (see module doc)")
+
+
+def _rest_frame(kind: str, seed: int) -> tuple[SimulatedCamera, object]:
+    cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
+    frames = list(cam)
+    return cam, frames[-1]
+
+
+@KNOWN_GAP
+@pytest.mark.parametrize("kind", ["ok", "off_board", "cocked", "stacked"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_reader_on_rest_frames(kind: str, seed: int) -> None:
+    cam, frame = _rest_frame(kind, seed)
+    (truth,) = cam.throws
+    reading = read_dice(frame.image, calibration=cam.calibration(), expect=2)  # type: ignore[attr-defined]
+    assert reading.verdict is truth.verdict, (truth.kind, reading.reason)
+    # Right for the right reason: the dice it found are where the dice are ("no dice found" is also
+    # `unreadable`, so the verdict alone would let a blind reader pass the cocked and stacked renders).
+    tol = 0.5 * cam.die_size_px()
+    near = [d for d in reading.dice
+            if any(math.dist(d.center, t.center_px) < tol for t in truth.dice)]
+    assert near, f"no die found near the true positions; reader said {reading.reason!r}"
+    if truth.kind in ("ok", "off_board"):
+        assert len(near) == 2 == len(reading.dice)
+    if truth.verdict is Verdict.OK:
+        assert sorted(v for v in reading.values if v is not None) == sorted(v for v in truth.values if v)
+
+
+@KNOWN_GAP
+def test_watcher_with_the_real_reader_one_event_per_throw() -> None:
+    cam = SimulatedCamera(seed=3, script=["ok", "off_board", "ok", "cocked"])
+    cal = cam.calibration()
+    watcher = RollWatcher(reader=lambda img: read_dice(img, calibration=cal, expect=2), calibration=cal)
+    events = list(watcher.watch(cam))
+    assert [e.reading.verdict for e in events] == [t.verdict for t in cam.throws]
+    for event, truth in zip(events, cam.throws, strict=True):
+        if truth.verdict is Verdict.OK:
+            assert sorted(event.reading.values) == sorted(truth.values)  # type: ignore[type-var]
