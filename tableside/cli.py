@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 # Order is the order shown in --help.
-COMMANDS: tuple[str, ...] = ("run", "scenario", "simulate", "calibrate", "calibration_sheet")
+COMMANDS: tuple[str, ...] = ("run", "scenario", "simulate", "read", "calibrate", "calibration_sheet")
 
 
 class UsageError(Exception):

@@ -1,0 +1,83 @@
+"""`tableside read IMAGE… [--calibration FILE] [--expect N|any] [--json] [--annotate OUT.png]`.
+
+Reads the dice in still images. One JSON object per image with --json (one per line), else one line in
+words. Exit 0 whatever the verdicts; 2 (via tableside.cli) for an image or calibration that can't be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from tableside.cli import UsageError
+
+
+def _expect(text: str) -> int | None:
+    if text == "any":
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--expect wants a number of dice or 'any', not {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("--expect must be at least 1")
+    return n
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("read", help="read the dice in still images and say whether the throw counts")
+    p.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="photo(s) of the table")
+    p.add_argument("--calibration", type=Path, help="calibration file (play area, die size); default: whole image")
+    p.add_argument("--expect", type=_expect, default=2, metavar="N|any",
+                   help="dice in the throw (default 2); a different count is 'unreadable'")
+    p.add_argument("--json", action="store_true", help="one JSON object per image")
+    p.add_argument("--annotate", type=Path, metavar="OUT.png",
+                   help="also write the image with boxes, values and the verdict drawn (one file per image: "
+                        "with several images the image's name is appended)")
+    p.set_defaults(func=handle)
+
+
+def _annotate_path(out: Path, image: Path, many: bool) -> Path:
+    return out.with_name(f"{out.stem}-{image.stem}{out.suffix or '.png'}") if many else out
+
+
+def handle(args: argparse.Namespace) -> int:
+    import cv2
+    import numpy as np
+
+    from calibration.model import loads
+    from vision.draw import annotate
+    from vision.reader import read_dice
+
+    calibration = None
+    if args.calibration is not None:
+        try:
+            text = args.calibration.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot read calibration {args.calibration}: {exc.strerror or exc}") from exc
+        calibration = loads(text)  # CalibrationError (a ValueError) names what is wrong
+    many = len(args.images) > 1
+    for image in args.images:
+        try:
+            data = np.frombuffer(image.read_bytes(), np.uint8)
+        except OSError as exc:
+            raise UsageError(f"cannot read image {image}: {exc.strerror or exc}") from exc
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+        if frame is None:
+            raise UsageError(f"cannot read image {image}: not a picture OpenCV can decode")
+        reading = read_dice(frame, calibration=calibration, expect=args.expect)
+        if args.json:
+            print(json.dumps({"image": str(image), **reading.to_json()}))
+        else:
+            values = ", ".join("?" if d.value is None else str(d.value) for d in reading.dice) or "none"
+            tail = f"total {reading.total}" + (" (doubles)" if reading.doubles else "") \
+                if reading.total is not None else reading.reason
+            print(f"{image}: {reading.verdict.value} - dice [{values}] - {tail}")
+        if args.annotate is not None:
+            poly = calibration.play_polygon if calibration is not None else None
+            out = _annotate_path(args.annotate, image, many)
+            if not cv2.imwrite(str(out), annotate(frame, reading, poly)):
+                raise UsageError(f"cannot write annotated image {out}")
+    return 0

@@ -1,0 +1,183 @@
+"""The Byler dice photos (../shared/data/dice-byler) and how we score a reader on them.
+
+Loading and scoring only; no assertions here, so the bench and the tests share one definition of "right".
+
+Colour classes are ours, from the pixels (the labels give value and box only): the median HSV of the central
+half of each labelled box, where the body dominates even on a six. `white`: saturation < 60 and value > 150;
+`dark`: value < 90; anything else `coloured` (red, green, blue, purple, yellow, teal, marbled, translucent).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.reading import DiceReading, Verdict
+
+BYLER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "dice-byler" / "data"
+SKIP_REASON = f"Byler dice photos not found at {BYLER.resolve()} (../shared/data/dice-byler is absent)"
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    value: int
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 pixels
+    colour: str
+
+
+@dataclass(frozen=True)
+class Photo:
+    name: str
+    image: NDArray[np.uint8]
+    dice: tuple[LabelledDie, ...]
+
+
+def available() -> bool:
+    return (BYLER / "JPEGImages").is_dir() and (BYLER / "Annotations").is_dir()
+
+
+def colour_class(image: NDArray[np.uint8], box: tuple[float, float, float, float]) -> str:
+    x0, y0, x1, y1 = box
+    cx, cy, hw, hh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 4, (y1 - y0) / 4
+    crop = image[int(cy - hh):int(cy + hh) + 1, int(cx - hw):int(cx + hw) + 1]
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    s, v = float(np.median(hsv[:, 1])), float(np.median(hsv[:, 2]))
+    if v < 90:
+        return "dark"
+    if s < 60 and v > 150:
+        return "white"
+    return "coloured"
+
+
+def photos() -> Iterator[Photo]:
+    for jpg in sorted((BYLER / "JPEGImages").glob("*.jpg")):
+        img = cv2.imread(str(jpg), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        dice = []
+        for line in (BYLER / "Annotations" / f"{jpg.stem}.txt").read_text().splitlines():
+            parts = line.split()
+            if len(parts) != 5:
+                continue
+            cls, xc, yc, bw, bh = int(parts[0]), *(float(p) for p in parts[1:])
+            box = ((xc - bw / 2) * w, (yc - bh / 2) * h, (xc + bw / 2) * w, (yc + bh / 2) * h)
+            dice.append(LabelledDie(cls + 1, box, colour_class(img, box)))
+        yield Photo(jpg.name, img, tuple(dice))
+
+
+@dataclass
+class Tally:
+    labelled: int = 0
+    accepted: int = 0  # labelled dice the reader gave a trusted value
+    correct: int = 0
+
+    @property
+    def coverage(self) -> float:
+        return self.accepted / self.labelled if self.labelled else 0.0
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.accepted if self.accepted else 1.0
+
+
+@dataclass
+class Score:
+    overall: Tally = field(default_factory=Tally)
+    by_value: dict[int, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    by_colour: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    false_dice: int = 0  # trusted values read where no die is labelled
+    images: int = 0
+    images_ok_correct: int = 0  # verdict ok and every die read right
+    images_ok_wrong: int = 0  # verdict ok but some die wrong or missing: the costly failure
+    confusion: dict[tuple[int, int], int] = field(default_factory=lambda: defaultdict(int))
+
+    @property
+    def accuracy_with_false(self) -> float:
+        acc = self.overall.accepted + self.false_dice
+        return self.overall.correct / acc if acc else 1.0
+
+
+def trusted(reading: DiceReading, min_conf: float) -> list[int]:
+    return [i for i, d in enumerate(reading.dice) if d.value is not None and d.confidence >= min_conf]
+
+
+def score_photo(photo: Photo, reading: DiceReading, min_conf: float, score: Score) -> None:
+    """Match labelled boxes to read dice (a die's centre inside the box, nearest first) and tally."""
+    pairs = []
+    for li, lab in enumerate(photo.dice):
+        x0, y0, x1, y1 = lab.box
+        for di, d in enumerate(reading.dice):
+            cx, cy = d.center
+            if x0 <= cx <= x1 and y0 <= cy <= y1:
+                pairs.append((np.hypot(cx - (x0 + x1) / 2, cy - (y0 + y1) / 2), li, di))
+    pairs.sort()
+    used_l: dict[int, int] = {}
+    used_d: set[int] = set()
+    for _, li, di in pairs:
+        if li in used_l or di in used_d:
+            continue
+        used_l[li] = di
+        used_d.add(di)
+    ok_ids = set(trusted(reading, min_conf))
+    all_right = True
+    for li, lab in enumerate(photo.dice):
+        tallies = (score.overall, score.by_value[lab.value], score.by_colour[lab.colour])
+        for t in tallies:
+            t.labelled += 1
+        di_or_none = used_l.get(li)
+        if di_or_none is None or di_or_none not in ok_ids:
+            all_right = False
+            continue
+        got = reading.dice[di_or_none].value
+        assert got is not None
+        score.confusion[(lab.value, got)] += 1
+        for t in tallies:
+            t.accepted += 1
+            t.correct += int(got == lab.value)
+        all_right &= got == lab.value
+    score.false_dice += len(ok_ids - used_d)
+    all_right &= not (ok_ids - used_d)
+    score.images += 1
+    if reading.verdict is Verdict.OK:
+        if all_right:
+            score.images_ok_correct += 1
+        else:
+            score.images_ok_wrong += 1
+
+
+def evaluate(read: Callable[[Photo], DiceReading], min_conf: float) -> Score:
+    score = Score()
+    for photo in photos():
+        score_photo(photo, read(photo), min_conf, score)
+    return score
+
+
+def report(score: Score, title: str) -> str:
+    o = score.overall
+    lines = [
+        f"{title}: {o.labelled} dice in {score.images} photos",
+        f"  accuracy among accepted dice {o.accuracy:.2%} ({o.correct}/{o.accepted}); "
+        f"with {score.false_dice} values read off non-dice {score.accuracy_with_false:.2%}",
+        f"  coverage {o.coverage:.2%}; images ok and fully correct {score.images_ok_correct}/{score.images} "
+        f"(ok but wrong: {score.images_ok_wrong})",
+    ]
+    for k in sorted(score.by_value):
+        t = score.by_value[k]
+        lines.append(f"  value {k}: coverage {t.coverage:.2%} accuracy {t.accuracy:.2%} ({t.correct}/{t.accepted}"
+                     f" of {t.labelled})")
+    for k in sorted(score.by_colour):
+        t = score.by_colour[k]
+        lines.append(f"  {k:9s}: coverage {t.coverage:.2%} accuracy {t.accuracy:.2%} ({t.correct}/{t.accepted}"
+                     f" of {t.labelled})")
+    wrong = {k: v for k, v in score.confusion.items() if k[0] != k[1]}
+    if wrong:
+        lines.append("  confusions (label->read: n): " + ", ".join(
+            f"{a}->{b}: {n}" for (a, b), n in sorted(wrong.items(), key=lambda kv: -kv[1])))
+    return "\n".join(lines)

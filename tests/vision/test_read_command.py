@@ -1,0 +1,60 @@
+"""`tableside read` end to end on rendered images written to a temporary folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from calibration.model import Calibration, dumps
+from tableside.cli import main
+from tests.vision.render import DieSpec, render
+
+
+@pytest.fixture
+def two_dice(tmp_path: Path) -> Path:
+    p = tmp_path / "throw.png"
+    cv2.imwrite(str(p), render([DieSpec(3, (200, 180), angle=15), DieSpec(5, (430, 320), angle=60)], seed=5))
+    return p
+
+
+def test_json_line_per_image(two_dice: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["read", str(two_dice), str(two_dice), "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    obj = json.loads(lines[0])
+    assert obj["image"] == str(two_dice)
+    assert obj["verdict"] == "ok" and obj["total"] == 8 and obj["doubles"] is False
+    assert sorted(d["value"] for d in obj["dice"]) == [3, 5]
+
+
+def test_human_line_expect_and_annotate(two_dice: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "ann.png"
+    assert main(["read", str(two_dice), "--expect", "3", "--annotate", str(out)]) == 0
+    line = capsys.readouterr().out.strip()
+    assert "unreadable" in line and "found 2 dice, expected 3" in line
+    assert cv2.imread(str(out)) is not None
+    assert main(["read", str(two_dice), "--expect", "any"]) == 0
+    assert "ok" in capsys.readouterr().out
+
+
+def test_calibration_polygon_gives_reroll(two_dice: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    c = tmp_path / "cal.json"
+    c.write_text(dumps(Calibration(image_size=(640, 480), board_polygon=((0, 0), (320, 0), (320, 480), (0, 480)))))
+    assert main(["read", str(two_dice), "--calibration", str(c), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["verdict"] == "reroll" and obj["reason"] == "die 2 off the board"
+
+
+def test_unusable_input_exits_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["read", str(tmp_path / "missing.png")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("tableside read:") and "\n" not in err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    img = tmp_path / "x.png"
+    cv2.imwrite(str(img), render([]))
+    assert main(["read", str(img), "--calibration", str(bad)]) == 2
+    assert "calibration" in capsys.readouterr().err

@@ -1,0 +1,183 @@
+"""Find die bodies in a frame: where the picture differs from its local background.
+
+Pure: arrays in, plain values out. Every size here derives from one number, the die size in pixels, which is
+either given (calibration) or measured from the frame itself (the typical size of the compact blobs found).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Body:
+    """One die-sized region: a rotated rectangle in frame pixels, plus how it was found."""
+
+    center: tuple[float, float]
+    size: tuple[float, float]
+    angle: float  # degrees, as cv2.minAreaRect gives it
+    split: bool  # cut out of a larger blob of touching dice
+    area: float  # pixel area of its mask region
+    overlap: bool = False  # too big for one die, too small for two side by side: one die on another
+
+
+@dataclass(frozen=True)
+class Segmentation:
+    bodies: tuple[Body, ...]
+    die_size: float  # side of a die's visible outline, in frame pixels
+    rejected: tuple[tuple[tuple[float, float], str], ...]  # blobs that looked like dice but were not usable
+
+
+def _odd(x: float) -> int:
+    n = max(1, round(x))
+    return n if n % 2 else n + 1
+
+
+def _ellipse(d: float) -> U8:
+    k = _odd(d)
+    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
+
+
+def foreground(lab: U8, die: float) -> U8:
+    """Mask of pixels that differ from the local background, in colour, brightness or sharp edges.
+
+    The background is a median over a window several dice wide, taken at a quarter scale: it follows slow
+    light falloff and a coloured table while dice, being small, fall out of the median. A white die on a
+    white sheet hardly differs in colour, so sharp luminance edges (its outline, its pips) also count.
+    """
+    h, w = lab.shape[:2]
+    q = 4
+    small = cv2.resize(lab, (max(1, w // q), max(1, h // q)), interpolation=cv2.INTER_AREA)
+    k = min(_odd(3.0 * die / q), _odd(min(small.shape[:2]) - 1))
+    k = max(3, k)
+    bg = cv2.resize(cv2.medianBlur(small, k), (w, h), interpolation=cv2.INTER_LINEAR)
+    diff = cv2.absdiff(lab, bg)
+    d = diff.astype(np.float32)
+    # Lightness counts half and chroma double: a soft shadow differs from the sheet only in lightness, a
+    # coloured die mostly in a/b, a black die in lightness by far more than any shadow.
+    dist = cv2.GaussianBlur(np.sqrt(0.25 * d[..., 0] ** 2 + 2.0 * (d[..., 1] ** 2 + d[..., 2] ** 2)),
+                            (0, 0), 1.0)
+    # Noise level of the background itself (most of the frame); a textured floor raises the bar.
+    noise = float(np.median(dist))
+    t = max(10.0, 6.0 * noise)
+    lum = cv2.GaussianBlur(lab[..., 0], (0, 0), 1.0)
+    gx = cv2.Sobel(lum, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(lum, cv2.CV_32F, 0, 1)
+    mag = cv2.magnitude(gx, gy)
+    tg = max(40.0, 8.0 * float(np.median(mag)))
+    mask = ((dist > t) | (mag > tg)).astype(np.uint8) * 255
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _ellipse(die / 5.0)), dtype=np.uint8)
+    # Fill holes up to a die's area (pips, a white die's face inside its outline) but not a tray's floor
+    # inside its rim.
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    filled = mask.copy()
+    if hier is not None:
+        for c, hh in zip(contours, hier[0], strict=True):
+            if hh[3] >= 0 and cv2.contourArea(c) < 1.5 * die * die:
+                cv2.drawContours(filled, [c], -1, 255, thickness=cv2.FILLED)
+    # Opening cuts thin bridges (shadows, a speck touching a die) and drops specks smaller than a pip.
+    out = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _ellipse(die / 4.0)), dtype=np.uint8)
+    return out
+
+
+def _blobs(mask: U8) -> list[tuple[NDArray[np.int32], float, float]]:
+    """(contour, area, solidity) of each outer blob."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    res = []
+    for c in contours:
+        a = float(cv2.contourArea(c))
+        if a <= 0:
+            continue
+        hull = float(cv2.contourArea(cv2.convexHull(c)))
+        res.append((c.astype(np.int32), a, a / hull if hull > 0 else 0.0))
+    return res
+
+
+def measure_die_size(mask: U8, guess: float) -> float | None:
+    """Typical side of a compact, convex blob: single dice outnumber clusters in any throw."""
+    sides = []
+    for c, a, sol in _blobs(mask):
+        if a < (guess / 3.0) ** 2 or sol < 0.85:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) > 1.35:
+            continue
+        sides.append(np.sqrt(a))
+    if not sides:
+        return None
+    arr = np.sort(np.array(sides))
+    # Lower half median: clusters that still look square (2x2) would pull a plain median up.
+    return float(np.median(arr[: max(1, (len(arr) + 1) // 2 + len(arr) // 4)]))
+
+
+def segment(bgr: U8, die_size: float | None = None) -> Segmentation:
+    """Die bodies in `bgr`. `die_size` (pixels) if known, else measured from the frame."""
+    lab = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), dtype=np.uint8)
+    h, w = bgr.shape[:2]
+    die = die_size if die_size else min(h, w) / 16.0
+    mask = foreground(lab, die)
+    if not die_size:
+        measured = measure_die_size(mask, die)
+        if measured is not None:
+            if not 0.7 < measured / die < 1.4:
+                die = measured
+                mask = foreground(lab, die)
+                die = measure_die_size(mask, die) or die
+            else:
+                die = measured
+    area1 = die * die
+    bodies: list[Body] = []
+    rejected: list[tuple[tuple[float, float], str]] = []
+    for c, a, sol in _blobs(mask):
+        if a < 0.3 * area1:
+            continue  # speck: smaller than any die seen at this scale
+        m = cv2.moments(c)
+        cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+        n = round(a / area1)
+        if n > 12 or (n > 2 and sol < 0.5):
+            rejected.append(((cx, cy), "not a die (large irregular region)"))
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        # One die plus its shadow or bevel glare can measure up to twice a die's area; it stays square.
+        square = min(rw, rh) > 0 and max(rw, rh) / min(rw, rh) < 1.35 and a > 0.75 * rw * rh
+        if n <= 1 or (square and a < 2.6 * area1):
+            (rx, ry), (rw, rh), ang = cv2.minAreaRect(c)
+            bodies.append(Body((rx, ry), (rw, rh), ang, False, a))
+            continue
+        if n == 2 and a < 1.7 * area1 and sol < 0.9:
+            # Two dice side by side cover two die areas; an L-shaped blob of 1.3-1.7 is one die lying
+            # partly on another.
+            (rx, ry), (rw, rh), ang = cv2.minAreaRect(c)
+            bodies.append(Body((rx, ry), (rw, rh), ang, False, a, overlap=True))
+            continue
+        bodies.extend(_split(mask, c, max(2, n), a))
+    return Segmentation(tuple(bodies), die, tuple(rejected))
+
+
+def _split(mask: U8, contour: NDArray[np.int32], n: int, area: float) -> list[Body]:
+    """Cut a blob of `n` touching dice into `n` parts around distance-transform seeds (k-means on pixels)."""
+    x, y, bw, bh = cv2.boundingRect(contour)
+    sub = np.zeros((bh, bw), np.uint8)
+    cv2.drawContours(sub, [contour - np.array([x, y], np.int32)], -1, 255, thickness=cv2.FILLED)
+    ys, xs = np.nonzero(sub)
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    if len(pts) < n:
+        return []
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, _ = cv2.kmeans(pts, n, None, criteria, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    labels = labels.ravel()
+    out = []
+    for k in range(n):
+        p = pts[labels == k]
+        if len(p) < 5:
+            continue
+        (rx, ry), (rw, rh), ang = cv2.minAreaRect(p)
+        out.append(Body((rx + x, ry + y), (rw, rh), ang, True, float(len(p))))
+    return out

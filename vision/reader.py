@@ -1,0 +1,127 @@
+"""Frame -> DiceReading: find the dice, read each top face, decide whether the throw counts.
+
+Pure: a BGR uint8 array (and optionally a Calibration) in, a frozen DiceReading out. The reader says `ok`
+only when every die it found was read with a legal pip layout, the count is the expected one and every die
+rests inside the play polygon; otherwise `reroll` (a die off the board) or `unreadable`, with the reason.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.model import Calibration
+from vision.bodies import Body, segment
+from vision.faces import Face, motion_smear, outline, read_face
+from vision.reading import DiceReading, Die, Verdict
+
+U8 = NDArray[np.uint8]
+
+# A die read with less confidence than this is not trusted for an `ok` verdict.
+MIN_CONFIDENCE = 0.35
+# Edge steepness across vs along the worst direction beyond which a die is smeared by motion. Dice read on
+# the Byler photos (at rest) measure 1.02-1.44; a smear of 1/8 of a die's side already gives about 1.5.
+MAX_SMEAR = 1.8
+
+
+def _calibrated_die_size(cal: Calibration | None, frame_wh: tuple[int, int]) -> float | None:
+    if cal is None or not cal.die_size_px:
+        return None
+    cw, _ = cal.image_size
+    return float(cal.die_size_px) * (frame_wh[0] / cw if cw else 1.0)
+
+
+def _polygon(cal: Calibration | None, frame_wh: tuple[int, int]) -> NDArray[np.float32] | None:
+    if cal is None:
+        return None
+    cw, ch = cal.image_size
+    sx = frame_wh[0] / cw if cw else 1.0
+    sy = frame_wh[1] / ch if ch else 1.0
+    return np.array([(x * sx, y * sy) for x, y in cal.play_polygon], np.float32).reshape(-1, 1, 2)
+
+
+def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float) -> list[tuple[Body, Face]]:
+    out = []
+    for b in seg_bodies:
+        side = max(float(np.sqrt(b.area)), 0.5 * (b.size[0] + b.size[1]))
+        if side < 0.5 * die or side > 2.0 * die:
+            continue
+        # The blob's outline is smoothed by morphology and may carry a shadow: re-find the die locally.
+        tight = outline(frame, b.center, side, die)
+        if tight is not None and (not b.split or tight[1][0] * tight[1][1] < 1.3 * die * die):
+            b = Body(tight[0], tight[1], tight[2], False, tight[1][0] * tight[1][1], b.overlap)
+            side = 0.5 * (tight[1][0] + tight[1][1])
+        if b.overlap:
+            face = Face(None, 0.0, "stacked or overlapping dice", (b.center,))
+        else:
+            face = read_face(frame, b.center, side, b.angle)
+            w, h = b.size
+            squarish = min(w, h) > 0 and max(w, h) / min(w, h) < 1.35
+            if (face.value is not None or squarish) and motion_smear(frame, b.center, side) > MAX_SMEAR:
+                # Smeared pips may vanish altogether: a smeared die-shaped blob still counts as a die.
+                face = Face(None, 0.0, "motion blur", face.pips or (b.center,))
+        out.append((b, face))
+    return _dedupe(out, die)
+
+
+def _dedupe(found: list[tuple[Body, Face]], die: float) -> list[tuple[Body, Face]]:
+    """Two candidates closer than half a die are one die seen twice (a blob cut in two): keep the better."""
+    def rank(bf: tuple[Body, Face]) -> tuple[bool, float, int]:
+        return (bf[1].value is not None, bf[1].confidence, len(bf[1].pips))
+
+    kept: list[tuple[Body, Face]] = []
+    for cand in sorted(found, key=rank, reverse=True):
+        cx, cy = cand[0].center
+        if all(np.hypot(cx - k[0].center[0], cy - k[0].center[1]) >= 0.5 * die for k in kept):
+            kept.append(cand)
+    return kept
+
+
+def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | None = 2) -> DiceReading:
+    """Read the dice in one frame. `expect` is the number of dice in a throw (None: any number)."""
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
+    h, w = frame.shape[:2]
+    hint = _calibrated_die_size(calibration, (w, h))
+    seg = segment(frame, hint)
+    poly = _polygon(calibration, (w, h))
+    dice: list[Die] = []
+    problems: list[str] = []
+    for body, face in _candidate_faces(frame, seg.bodies, seg.die_size):
+        if face.value is None and not face.pips:
+            # Nothing pip-like at all: a die-sized blob that isn't a die (a marker, a token, a stain).
+            continue
+        on_board = True
+        if poly is not None:
+            on_board = cv2.pointPolygonTest(poly, (float(body.center[0]), float(body.center[1])), False) >= 0
+        box = cv2.boxPoints((body.center, body.size, body.angle))
+        dice.append(Die(
+            value=face.value,
+            center=(float(body.center[0]), float(body.center[1])),
+            confidence=face.confidence,
+            on_board=bool(on_board),
+            size=float(np.sqrt(body.area)),
+            corners=tuple((float(x), float(y)) for x, y in box),
+        ))
+        problems.append(face.reason)
+    # Reading order: top to bottom, then left to right, so "die 2" means the same die to a person.
+    order = sorted(range(len(dice)), key=lambda i: (round(dice[i].center[1] / max(seg.die_size, 1.0)),
+                                                   dice[i].center[0]))
+    return _verdict(tuple(dice[i] for i in order), [problems[i] for i in order], expect)
+
+
+def _verdict(dice: tuple[Die, ...], problems: list[str], expect: int | None) -> DiceReading:
+    for i, d in enumerate(dice):
+        if not d.on_board:
+            return DiceReading(Verdict.REROLL, f"die {i + 1} off the board", dice)
+    if not dice:
+        return DiceReading(Verdict.UNREADABLE, "no dice found", dice)
+    if expect is not None and len(dice) != expect:
+        return DiceReading(Verdict.UNREADABLE, f"found {len(dice)} dice, expected {expect}", dice)
+    for i, (d, why) in enumerate(zip(dice, problems, strict=True)):
+        if d.value is None:
+            return DiceReading(Verdict.UNREADABLE, f"die {i + 1} unreadable: {why}", dice)
+        if d.confidence < MIN_CONFIDENCE:
+            return DiceReading(Verdict.UNREADABLE, f"die {i + 1} read with low confidence", dice)
+    return DiceReading(Verdict.OK, "", dice)
