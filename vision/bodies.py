@@ -171,7 +171,14 @@ def _split(mask: U8, contour: NDArray[np.int32], n: int, area: float) -> list[Bo
     if len(pts) < n:
         return []
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    _, labels, _ = cv2.kmeans(pts, n, None, criteria, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    # Deterministic start (OpenCV's random seeding would make the reader depend on call history): cut the
+    # blob into n equal slices along its long axis.
+    centred = pts - pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    proj = centred @ vt[0]
+    ranks = np.argsort(np.argsort(proj))
+    init = (ranks * n // len(pts)).astype(np.int32).reshape(-1, 1)
+    _, labels, _ = cv2.kmeans(pts, n, init, criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
     labels = labels.ravel()
     out = []
     for k in range(n):

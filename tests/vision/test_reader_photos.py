@@ -33,19 +33,19 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 98.58% (625/634); with the 2 values read off unlabelled spots 98.27%
+    # measured 98.44% (630/640); with the 1 value read off an unlabelled spot 98.28%
     assert score.overall.accuracy >= 0.975
     assert score.accuracy_with_false >= 0.97
     assert score.false_dice <= 6
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 35.3% overall
+    # measured 35.7% overall
     assert score.overall.coverage >= 0.33
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured: white 39.4% coverage / 97.4% accuracy, dark 32.7% / 99.1%, coloured 36.5% / 98.5%
+    # measured: white 40.4% coverage / 97.5% accuracy, dark 32.2% / 98.7%, coloured 37.2% / 98.5%
     floors = {"white": (0.35, 0.95), "dark": (0.30, 0.97), "coloured": (0.33, 0.97)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
@@ -54,7 +54,7 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 28 / 40 / 43 / 40 / 42 / 16 %; accuracy 98.8 / 96.8 / 100 / 100 / 99.2 / 93.2 %
+    # measured coverage 1..6: 28 / 40 / 44 / 41 / 43 / 15 %; accuracy 98.8 / 96.8 / 99.3 / 98.4 / 99.3 / 97.7 %
     for value in range(1, 7):
         t = score.by_value[value]
         assert t.coverage >= 0.12, (value, t.coverage)
@@ -62,6 +62,6 @@ def test_by_value(score: byler.Score) -> None:
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured: 17 of 250 photos `ok` with every die right; 1 `ok` with a die wrong or missed
+    # measured: 18 of 250 photos `ok` with every die right; 2 `ok` with a die wrong or missed
     assert score.images_ok_correct >= 14
     assert score.images_ok_wrong <= 3

@@ -1,0 +1,73 @@
+"""Bench: our dice reader vs the blob-and-cluster peer, same photos, same process, one core.
+
+Usage: .venv/bin/python bench/vision.py [--limit N]
+
+For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame; per-frame
+wall time (perf_counter, median and mean) and per-die accuracy/coverage are printed for each, plus the
+time ratio. A second timing runs on 640x480 crops of the same photos (the product's frame size).
+The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe: dark
+round blobs by SimpleBlobDetector, grouped by DBSCAN, pips counted per cluster; it has no notion of
+confidence, so all its values count as accepted. Scoring is tests/vision/byler_data.py's, shared with
+the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cv2
+
+from bench.peer_blobcluster import read_dice_peer
+from tests.vision import byler_data as byler
+from vision.reader import MIN_CONFIDENCE, read_dice
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--limit", type=int, default=0, help="only the first N photos")
+    args = ap.parse_args()
+    if not byler.available():
+        print(byler.SKIP_REASON)
+        return 1
+    cv2.setNumThreads(1)
+    photos = list(byler.photos())
+    if args.limit:
+        photos = photos[: args.limit]
+    times: dict[str, list[float]] = {"ours": [], "peer": []}
+    scores = {"ours": byler.Score(), "peer": byler.Score()}
+    crop_times: dict[str, list[float]] = {"ours": [], "peer": []}
+    for p in photos:
+        for name in ("ours", "peer"):
+            t0 = time.perf_counter()
+            r = read_dice(p.image, expect=len(p.dice)) if name == "ours" else read_dice_peer(p.image, len(p.dice))
+            times[name].append(time.perf_counter() - t0)
+            byler.score_photo(p, r, MIN_CONFIDENCE if name == "ours" else 0.0, scores[name])
+            crop = p.image[80:560, :]
+            t0 = time.perf_counter()
+            if name == "ours":
+                read_dice(crop, expect=None)
+            else:
+                read_dice_peer(crop, None)
+            crop_times[name].append(time.perf_counter() - t0)
+    for name in ("ours", "peer"):
+        print(byler.report(scores[name], name))
+        t, c = times[name], crop_times[name]
+        print(f"  time per 640x640 frame: median {1000 * statistics.median(t):.1f} ms, mean "
+              f"{1000 * statistics.mean(t):.1f} ms; per 640x480 crop: median {1000 * statistics.median(c):.1f} ms")
+    ratio = statistics.median(times["peer"]) / statistics.median(times["ours"])
+    print(f"speed ratio peer/ours (median per frame): {ratio:.2f}x "
+          f"({'ours faster' if ratio > 1 else 'ours slower'})")
+    o, q = scores["ours"].overall, scores["peer"].overall
+    print(f"correct dice: ours {o.correct}/{o.labelled} ({o.correct / o.labelled:.1%}), "
+          f"peer {q.correct}/{q.labelled} ({q.correct / q.labelled:.1%})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
