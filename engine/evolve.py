@@ -173,7 +173,18 @@ def _set_path(state: GameState, path: str, value: Any) -> GameState:
             delta = int(value) - state.player(name).cash
             state = fast_replace(state, bank_issued=state.bank_issued + delta)
         if attr == "jail_cards":
+            # Cards keep their count: the ones handed over leave their deck, the ones taken away
+            # go back to the bottom of it (M.CARD.2).
             value = tuple(value)
+            old = state.player(name).jail_cards
+            decks = dict(state.decks)
+            for key in old:
+                if key not in value:
+                    deck = key.partition(":")[0]
+                    decks[deck] = (*decks[deck], key)
+            for key in value:
+                _remove_card(decks, key)
+            state = fast_replace(state, decks=decks)
         return state.with_player(name, **{attr: value})
     if parts[0] == "deeds" and len(parts) == 3:
         deed, attr = parts[1], parts[2]
@@ -183,8 +194,9 @@ def _set_path(state: GameState, path: str, value: Any) -> GameState:
             hotel = bool(value) if attr == "hotel" else d.hotel
             return _buildings(state, ev.BuildingsSet(deed=deed, houses=houses, hotel=hotel))
         return state.with_deed(deed, **{attr: value})
-    if parts[0] == "turn" and len(parts) == 2:
-        return fast_replace(state, turn=fast_replace(state.turn, **{parts[1]: value}))
+    if path == "turn.player":
+        # Handing the turn to someone starts that player's turn afresh.
+        return fast_replace(state, turn=Turn(player=value, phase="pre_roll", number=state.turn.number))
     raise InvalidCommand(f"referee change to unknown path {path!r}")
 
 

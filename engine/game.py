@@ -75,6 +75,17 @@ def _referee(tx: Tx, c: cmd.RefereeSet) -> None:
     tx.emit(ev.RefereeAdjusted(changes=dict(c.changes), note=c.note))
 
 
+def _validate_jail_cards(state: GameState, player: str, value: Any) -> None:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidCommand("referee_set: jail_cards must be a list of card ids")
+    for key in value:
+        if not key.endswith(":goojf") or key.partition(":")[0] not in state.decks:
+            raise InvalidCommand(f"referee_set: {key!r} is not a Get Out of Jail Free card")
+        holders = [p.name for p in state.players if key in p.jail_cards and p.name != player]
+        if holders:
+            raise IllegalCommand("M.CARD.2", f"{key} is held by {holders[0]}")
+
+
 _PLAYER_FIELDS: dict[str, Callable[[Any], bool]] = {
     "cash": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
     "position": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < BOARD_SIZE,
@@ -95,6 +106,9 @@ def _validate_referee(state: GameState, changes: Mapping[str, Any]) -> None:
         if len(parts) == 3 and parts[0] == "players":
             if not state.has_player(parts[1]):
                 raise InvalidCommand(f"referee_set: unknown player {parts[1]!r}")
+            if parts[2] == "jail_cards":
+                _validate_jail_cards(state, parts[1], value)
+                continue
             check = _PLAYER_FIELDS.get(parts[2])
             if check is None or not check(value):
                 raise InvalidCommand(f"referee_set: bad value {value!r} for {path}")

@@ -67,6 +67,8 @@ def roll(tx: Tx, c: cmd.Roll) -> None:
     if st.turn.phase == "post_roll":
         nxt = st.next_player_after(st.turn.player)
         if c.player is not None and c.player == st.turn.player and nxt != st.turn.player:
+            if st.current.in_jail:
+                raise IllegalCommand("M.DICE.5", f"{c.player} went to jail; the turn passes to {nxt}")
             raise IllegalCommand("M.DICE.3", f"{c.player} threw no doubles; the turn passes to {nxt}")
         # The next throw seen on the table belongs to the next player (M.DICE.6): the turn ends here.
         _end(tx)
