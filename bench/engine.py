@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.demo import demo_game  # noqa: E402
-from engine.simulate import play  # noqa: E402
+from engine.demo import demo_game
+from engine.simulate import play
 
 CHANCE, CHEST, RAILROADS, UTILITIES = (7, 22, 36), (2, 17, 33), (5, 15, 25, 35), (12, 28)
 

@@ -36,7 +36,8 @@ def test_fold_replays_a_json_log_without_any_random_generator(monkeypatch: pytes
     opening = engine.new_game(["A", "B", "C"], seed=11)
     state = engine.fold(opening)
     state, log = play(state, {"type": "roll", "dice": [3, 4]}, {"type": "draw_card"}, {"type": "end_turn"},
-                      {"type": "roll", "dice": [1, 2]}, {"type": "decline"}, {"type": "bid", "player": "C", "amount": 30},
+                      {"type": "roll", "dice": [1, 2]}, {"type": "decline"},
+                      {"type": "bid", "player": "C", "amount": 30},
                       {"type": "pass_bid", "player": "A"}, {"type": "pass_bid", "player": "B"})
     wire = json.loads(json.dumps([e.to_json() for e in [*opening, *log]]))
 
