@@ -83,6 +83,17 @@ def run(scenario: Mapping[str, Any]) -> ScenarioResult:
     )
     state = fold(opening)
     log = [e.to_json() for e in opening]
+    try:
+        state = _steps(state, steps, log)
+    except ScenarioFailed as exc:
+        rules = scenario.get("rules")
+        if isinstance(rules, list) and rules:
+            raise ScenarioFailed(f"{exc} [scenario proves {', '.join(map(str, rules))}]") from exc
+        raise
+    return ScenarioResult(state=state, steps=len(steps), events=log)
+
+
+def _steps(state: GameState, steps: list[Any], log: list[dict[str, Any]]) -> GameState:
     for i, step in enumerate(steps, start=1):
         if not isinstance(step, Mapping):
             raise ScenarioFailed(f"step {i}: a step must be a JSON object")
@@ -100,7 +111,7 @@ def run(scenario: Mapping[str, Any]) -> ScenarioResult:
             for e in events:
                 state = evolve(state, e)
                 log.append(e.to_json())
-    return ScenarioResult(state=state, steps=len(steps), events=log)
+    return state
 
 
 def _expect(state: GameState, expected: Any, i: int) -> None:
