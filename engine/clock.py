@@ -232,6 +232,11 @@ def new_clock(config: ClockConfig) -> Clock:
     return Clock(config=config)
 
 
+def clock_from_json(data: Mapping[str, Any]) -> Clock:
+    """The inverse of `Clock.to_json`: the config and the event log, replayed (and so re-checked)."""
+    return fold(ClockConfig.from_json(data["config"]), data.get("events", ()))
+
+
 # ---- applying events: each checks the rules, then returns the next clock ----
 
 
@@ -349,7 +354,15 @@ def play_counts(clock: Clock, at: float) -> bool:
         return False
     if clock.ended_at is not None and at >= clock.ended_at:
         return False
-    return not (clock.paused_at is not None and at >= clock.paused_at)
+    paused_from: float | None = None
+    for e in clock.log:  # past pauses too: an action stamped inside one did not count either
+        if isinstance(e, Paused):
+            paused_from = e.at
+        elif isinstance(e, Resumed) and paused_from is not None:
+            if paused_from <= at < e.at:
+                return False
+            paused_from = None
+    return not (paused_from is not None and at >= paused_from)
 
 
 # ---- the read side ----

@@ -80,6 +80,8 @@ __all__ = [
     "standings_csv",
     "table_places",
     "table_sizes",
+    "tournament_from_json",
+    "tournament_to_json",
 ]
 
 
@@ -190,6 +192,32 @@ class Tournament:
     def met(self) -> History:
         """How often each pair has shared a table so far."""
         return history(t.players for r in self.rounds for t in r.tables)
+
+
+def tournament_to_json(event: Tournament) -> dict[str, Any]:
+    """A plain-JSON form for storage and the API; `tournament_from_json` reads it back (re-checking results)."""
+    return {
+        "name": event.name, "game": event.game, "minutes": event.minutes, "players": list(event.players),
+        "seed": event.seed, "asset_lead_wins": event.asset_lead_wins,
+        "rounds": [
+            {"number": r.number, "tables": [{"number": t.number, "players": list(t.players)} for t in r.tables],
+             "results": {str(k): v.to_json() for k, v in sorted(r.results.items())}}
+            for r in event.rounds
+        ],
+    }
+
+
+def tournament_from_json(data: Mapping[str, Any]) -> Tournament:
+    event = create_event(data["name"], data["game"], data.get("players", ()), minutes=data.get("minutes"),
+                         seed=data.get("seed", 0), asset_lead_wins=data.get("asset_lead_wins", False))
+    for i, r in enumerate(data.get("rounds", ()), start=1):
+        if r.get("number", i) != i:
+            raise InvalidCommand(f"round {r.get('number')} out of order")
+        tables = tuple(Table(number=t["number"], players=tuple(t["players"])) for t in r["tables"])
+        event = replace(event, rounds=(*event.rounds, Round(number=i, tables=tables)))
+        for k, v in r.get("results", {}).items():
+            event = record_result(event, i, int(k), result_from_json(v))
+    return event
 
 
 def create_event(

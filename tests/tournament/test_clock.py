@@ -183,6 +183,23 @@ def test_catan_end_signal_ends_at_once_and_later_plays_are_void() -> None:
             t.do(cls)
 
 
+def test_plays_during_a_past_pause_did_not_count() -> None:
+    """C.TIME.3: nothing is played while the referee has the game stopped, even once it has resumed."""
+    t = catan()
+    t.do(ck.Started)
+    t.wait(10)
+    t.do(ck.Paused)
+    paused = t.time.now
+    t.wait(30)
+    t.do(ck.Resumed)
+    resumed = t.time.now
+    t.wait(5)
+    assert ck.play_counts(t.clock, paused - 1)
+    assert not ck.play_counts(t.clock, paused + 10)
+    assert ck.play_counts(t.clock, resumed)
+    assert not ck.play_counts(t.clock, 0)  # before the start
+
+
 def test_catan_signal_may_come_before_time_up() -> None:
     """C.TIME.2 / C.WIN.1: the referee's signal (or a declared win) ends the game whenever it comes."""
     t = catan()
@@ -415,7 +432,7 @@ def test_events_round_trip_through_json_and_fold() -> None:
     t.do(ck.Adjusted, seconds=15)
     t.do(ck.Resumed)
     data = t.clock.to_json()
-    again = ck.fold(ck.ClockConfig.from_json(data["config"]), data["events"])
+    again = ck.clock_from_json(data)
     assert again == t.clock
     assert ck.view(again, t.time.now + 7) == ck.view(t.clock, t.time.now + 7)
 

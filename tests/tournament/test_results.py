@@ -260,3 +260,32 @@ def test_csv_quotes_awkward_names_and_skips_unrecorded_tables() -> None:
     st_rows = list(csv.DictReader(io.StringIO(tn.standings_csv(event))))
     assert [r["player"] for r in st_rows] == [s.player for s in tn.standings(event)]
     assert st_rows[0]["places"] == "1"
+
+
+# ---- storage form ----
+
+
+def test_tournament_json_round_trip() -> None:
+    import json
+
+    event = _two_catan_rounds()
+    event = tn.seat_round(event)  # a third round, seated, nothing recorded yet
+    data = json.loads(json.dumps(tn.tournament_to_json(event)))
+    again = tn.tournament_from_json(data)
+    assert again == event
+    assert tn.results_csv(again) == tn.results_csv(event)
+    mono = tn.seat_round(tn.create_event("JMA", "monopoly", list("ABCD"), minutes=75, asset_lead_wins=True))
+    p = seats(mono)
+    mono = tn.record_result(mono, 1, 1, tn.MonopolyResult(ranking=p, assets=dict(zip(p, (4, 3, 2, 1), strict=True)),
+                                                          winner=p[0]))
+    assert tn.tournament_from_json(json.loads(json.dumps(tn.tournament_to_json(mono)))) == mono
+
+
+def test_tournament_json_rechecks_results() -> None:
+    event = catan_event()
+    data = tn.tournament_to_json(event)
+    a, b, c, d = seats(event)
+    data["rounds"][0]["results"] = {"1": {"kind": "catan", "points": {a: 8, b: 5, c: 4, d: 3}, "winner": a}}
+    with pytest.raises(IllegalCommand) as err:
+        tn.tournament_from_json(data)
+    assert err.value.rule == "C.WIN.1"
