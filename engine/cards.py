@@ -115,7 +115,8 @@ def _collect_from_each(tx: Tx, player: str, c: Card) -> None:
         if tx.state.player(other).cash >= c.amount:
             tx.transfer(other, player, c.amount, f"card {c.key}", "M.CARD.1")
         else:
-            short.append(Debt(debtor=other, payees=((player, c.amount),), reason=f"card {c.key}", rule="M.CARD.1"))
+            short.append(Debt(debtor=other, payees=((player, c.amount),), reason=f"card {c.key}", rule="M.CARD.1",
+                              batch=tx.state.seq, cash_at=tx.state.player(other).cash))  # M.BK.5
     if short:
         tx.push_front(*short)
 

@@ -17,11 +17,12 @@ class Command:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
+        names = {v: k for k, v in getattr(self, "aliases", {}).items()}
         for f in fields(self):
             value = getattr(self, f.name)
             if value is None or (f.default is not MISSING and value == f.default and f.name != "player"):
                 continue
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+            out[names.get(f.name, f.name)] = list(value) if isinstance(value, tuple) else value
         return out
 
 
@@ -143,11 +144,136 @@ class RefereeSet(Command):
     note: str = ""
 
 
+@dataclass(frozen=True)
+class Build(Command):
+    """Build `count` houses on `deed` (M.BUILD.1-5). Completes at once when no follower could run the bank
+    short; otherwise it is a declaration that opens (or, as a follower, joins) a build round."""
+
+    type: ClassVar[str] = "build"
+    deed: str
+    count: int = 1
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class BuildHotel(Command):
+    """Build a hotel on `deed` once every deed of its group has 4 houses (M.BUILD.3); like `build`."""
+
+    type: ClassVar[str] = "build_hotel"
+    deed: str
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class SellBuilding(Command):
+    """Sell `count` houses from `deed` at half cost, evenly (M.BUILD.7). On a hotel deed: sell the hotel;
+    `layout` ({deed: houses} for the whole group) says which houses stay, by default the most M.BUILD.8
+    allows with the fewest on the hotel's deed."""
+
+    type: ClassVar[str] = "sell_building"
+    deed: str
+    count: int = 1
+    player: str | None = None
+    layout: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class PassBuild(Command):
+    """M.BUILD.5: the player will not follow the open building declarations."""
+
+    type: ClassVar[str] = "pass_build"
+    player: str
+
+
+@dataclass(frozen=True)
+class WithdrawBuild(Command):
+    """M.BUILD.5 (004): reduce (by `count`) or withdraw (no count) a declaration on `deed` (all of the
+    player's declarations when no deed is named); only while demand exceeds the stock, never by the last
+    declarer."""
+
+    type: ClassVar[str] = "withdraw_build"
+    player: str
+    deed: str | None = None
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class PlaceBuilding(Command):
+    """M.BUILD.6: the winner of a shortage auction picks the deed for the unit won."""
+
+    type: ClassVar[str] = "place_building"
+    deed: str
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Trade(Command):
+    """A one-to-one trade (M.TRADE.1-6): `from` gives `give` and gets `get`, each {cash, deeds,
+    jail_cards}, handed over at once. `lift`: mortgaged deeds received whose mortgage the receiver lifts
+    on the spot (M.MORT.4). JSON key `from` (a Python keyword) is the field `giver`."""
+
+    type: ClassVar[str] = "trade"
+    aliases: ClassVar[dict[str, str]] = {"from": "giver"}
+    giver: str
+    to: str
+    give: dict[str, Any] = field(default_factory=dict)
+    get: dict[str, Any] = field(default_factory=dict)
+    lift: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RescueOffer(Command):
+    """M.BK.1: a player other than the creditor offers a provisionally bankrupt debtor (`to`) a deal:
+    `from` gives `give`, gets `get`. It must save the debtor (alone or with deals already accepted)."""
+
+    type: ClassVar[str] = "rescue_offer"
+    aliases: ClassVar[dict[str, str]] = {"from": "giver"}
+    giver: str
+    to: str
+    give: dict[str, Any] = field(default_factory=dict)
+    get: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AcceptRescue(Command):
+    """M.BK.1: the debtor accepts the open offer of `rescuer` (on trial until the rescue is certain)."""
+
+    type: ClassVar[str] = "accept_rescue"
+    rescuer: str
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class WithdrawRescue(Command):
+    """M.BK.1: a rescuer takes back an offer not yet accepted."""
+
+    type: ClassVar[str] = "withdraw_rescue"
+    player: str
+
+
+@dataclass(frozen=True)
+class AssumeJailFee(Command):
+    """M.BK.6: the owner of the square a jailed debtor would move to takes over the unpayable jail fee,
+    making it a bankruptcy to them at that square."""
+
+    type: ClassVar[str] = "assume_jail_fee"
+    player: str
+
+
+@dataclass(frozen=True)
+class EndSignal(Command):
+    """M.END.2: the time game's end signal from the referee."""
+
+    type: ClassVar[str] = "end_signal"
+
+
 COMMAND_TYPES: dict[str, type[Command]] = {
     cls.type: cls
     for cls in (
         Roll, VoidThrow, Buy, Decline, Bid, PassBid, PayJailFine, UseJailCard, DrawCard, ChooseTax,
         Mortgage, Unmortgage, PayDebt, DeclareBankruptcy, EndTurn, Undo, RefereeSet,
+        Build, BuildHotel, SellBuilding, PassBuild, WithdrawBuild, PlaceBuilding, Trade, RescueOffer,
+        AcceptRescue, WithdrawRescue, AssumeJailFee, EndSignal,
     )
 }
 
@@ -172,6 +298,10 @@ def _check(cls_name: str, name: str, hint: Any, value: Any) -> Any:
         if not isinstance(value, bool):
             raise InvalidCommand(f"{cls_name}: field {name!r} must be true or false, got {value!r}")
         return value
+    if origin is tuple and typing.get_args(hint)[-1] is Ellipsis:  # a list of names
+        if not isinstance(value, list | tuple) or any(not isinstance(v, str) or not v for v in value):
+            raise InvalidCommand(f"{cls_name}: field {name!r} must be a list of names, got {value!r}")
+        return tuple(value)
     if origin is tuple:  # dice
         if (
             not isinstance(value, list | tuple)
@@ -198,6 +328,8 @@ def parse_command(data: Mapping[str, Any] | Command) -> Command:
         known = ", ".join(sorted(COMMAND_TYPES))
         raise InvalidCommand(f"unknown command type {kind!r} (known: {known})")
     cls = COMMAND_TYPES[kind]
+    aliases: dict[str, str] = getattr(cls, "aliases", {})
+    data = {aliases.get(k, k): v for k, v in data.items()}
     hints = typing.get_type_hints(cls)
     names = {f.name for f in fields(cls)}
     extra = set(data) - names - {"type"}

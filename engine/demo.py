@@ -11,10 +11,14 @@ import random
 from engine import commands as cmd
 from engine import events as ev
 from engine.board import DEEDS
+from engine.buildings import bidders, check_build, check_place, check_sell, min_bid
+from engine.errors import IllegalCommand
 from engine.finance import liquidation_value
 from engine.game import run, start
 from engine.state import (
     Auction,
+    BuildingAuction,
+    BuildRound,
     BuyDecision,
     CardDraw,
     Debt,
@@ -22,8 +26,10 @@ from engine.state import (
     JailFine,
     StartOrder,
     TaxChoice,
+    TieBreak,
     UtilityRoll,
 )
+from engine.tx import group_of
 
 RESERVE = 150
 
@@ -33,10 +39,55 @@ def _dice(rng: random.Random) -> tuple[int, int]:
 
 
 def _raise_cash(state: GameState, player: str) -> cmd.Command | None:
+    """Mortgage a deed whose group has no buildings; failing that, sell a building (M.BUILD.7-8)."""
     for d in state.owned_by(player):
-        if not state.deeds[d].mortgaged:
+        if not state.deeds[d].mortgaged and not any(
+            state.deeds[g].houses or state.deeds[g].hotel for g in group_of(d)
+        ):
             return cmd.Mortgage(player=player, deed=d)
+    for d in state.owned_by(player):
+        if state.deeds[d].houses or state.deeds[d].hotel:
+            try:
+                check_sell(state, player, d, 1)
+            except IllegalCommand:
+                continue
+            return cmd.SellBuilding(player=player, deed=d, count=1)
     return None
+
+
+def _build(state: GameState, player: str) -> cmd.Command | None:
+    """Between turns, a rich player builds one house on a whole group (M.BUILD.1-2)."""
+    if state.head is not None or state.player(player).cash < 600:
+        return None
+    for d in state.owned_by(player):
+        if DEEDS[d].kind != "street":
+            continue
+        try:
+            check_build(state, player, d, 1, False)
+        except IllegalCommand:
+            continue
+        return cmd.Build(player=player, deed=d, count=1)
+    return None
+
+
+def _building_auction(state: GameState, a: BuildingAuction, rng: random.Random) -> cmd.Command:
+    if a.placing:
+        name = a.high_bidder or ""
+        for d in state.owned_by(name):
+            if DEEDS[d].kind == "street" and DEEDS[d].house_cost <= a.high_bid:
+                try:
+                    check_place(state, name, d)
+                except IllegalCommand:
+                    continue
+                return cmd.PlaceBuilding(player=name, deed=d)
+    for name in bidders(state, a):
+        if name in a.out or (name == a.high_bidder and not a.held):
+            continue
+        amount = max(a.high_bid + state.options.auction_step, min_bid(state, name, a.unit))
+        if state.player(name).cash - amount >= RESERVE and rng.random() < 0.5:
+            return cmd.Bid(player=name, amount=amount)
+        return cmd.PassBid(player=name)
+    raise AssertionError("building auction with nobody to act")
 
 
 def choose(state: GameState, rng: random.Random) -> cmd.Command:
@@ -47,6 +98,17 @@ def choose(state: GameState, rng: random.Random) -> cmd.Command:
             return cmd.Roll(dice=_dice(rng), player=next(n for n in head.rolling if n not in done))
         case UtilityRoll():
             return cmd.Roll(dice=_dice(rng))
+        case TieBreak():
+            done = {n for n, _ in head.rolls}
+            return cmd.Roll(dice=_dice(rng), player=next(n for n in head.rolling if n not in done))
+        case BuildRound():
+            waiting = [p.name for p in state.active_players
+                       if p.name not in head.passed and p.name != head.last and p.name not in head.excluded]
+            if not waiting:
+                waiting = [p.name for p in state.active_players if p.name not in head.passed]
+            return cmd.PassBuild(player=waiting[0])
+        case BuildingAuction():
+            return _building_auction(state, head, rng)
         case CardDraw():
             return cmd.DrawCard()
         case BuyDecision():
@@ -85,7 +147,8 @@ def choose(state: GameState, rng: random.Random) -> cmd.Command:
             return move
     me = state.current
     if state.turn.phase == "post_roll":
-        return cmd.EndTurn()
+        build = _build(state, me.name)
+        return build or cmd.EndTurn()
     if me.in_jail and not state.turn.rolled and me.cash > 500:
         return cmd.PayJailFine()
     return cmd.Roll(dice=_dice(rng))

@@ -182,6 +182,8 @@ class PlayerBankrupt(Event):
     type: ClassVar[str] = "bankrupt"
     player: str
     creditor: str | None
+    batch: int = 0  # M.BK.5: same card, same batch
+    cash_at: int = 0
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,41 @@ class GameEnded(Event):
     type: ClassVar[str] = "game_ended"
     ranking: tuple[str, ...]
     reason: str
+    winner: str | None = None  # M.END.1; on time only if leading on assets counts (M.END.5)
+
+
+@dataclass(frozen=True)
+class Traded(Event):
+    """M.TRADE.6: a completed trade, announced (the transfers themselves follow as their own events)."""
+
+    type: ClassVar[str] = "traded"
+    giver: str
+    receiver: str
+    give: dict[str, Any]
+    get: dict[str, Any]
+    turn: int = 0
+    context: str = "between_turns"  # between_turns | debt | rescue
+
+
+@dataclass(frozen=True)
+class BuildDeclared(Event):
+    """M.BUILD.5: a declaration (or its withdrawal, count < 0, or voiding) recorded for the log."""
+
+    type: ClassVar[str] = "build_declared"
+    player: str
+    deed: str
+    count: int
+    hotel: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class EndSignalled(Event):
+    """M.END.2: the time game's end signal."""
+
+    type: ClassVar[str] = "end_signalled"
+    last_turn: int
+    play_doubles: bool
 
 
 @dataclass(frozen=True)
@@ -206,7 +243,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameStarted, CommandAccepted, Undone, DiceRolled, ThrowVoided, TurnSet, PendingSet, Moved,
         CashMoved, DeedTransferred, DeedMortgaged, BuildingsSet, CardDrawn, JailCardReturned,
         JailCardGiven, SentToJail, LeftJail, JailRollFailed, StartOrderSet, PlayerBankrupt, GameEnded,
-        RefereeAdjusted,
+        RefereeAdjusted, Traded, BuildDeclared, EndSignalled,
     )
 }
 
@@ -229,7 +266,7 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
             value = tuple(pending_from_json(p) for p in value)
         elif f.name == "decks":
             value = {k: tuple(v) for k, v in value.items()}
-        elif f.name in ("changes", "options", "command"):
+        elif f.name in ("changes", "options", "command", "give", "get"):
             value = dict(value)
         elif isinstance(value, list):
             value = _tuplify(value)

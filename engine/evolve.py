@@ -151,11 +151,27 @@ def _start_order(state: GameState, e: ev.StartOrderSet) -> GameState:
 
 def _bankrupt(state: GameState, e: ev.PlayerBankrupt) -> GameState:
     order = 1 + sum(1 for p in state.players if p.bankrupt)
-    return state.with_player(e.player, bankrupt=True, out_order=order, in_jail=False, jail_turns=0)
+    return state.with_player(
+        e.player, bankrupt=True, out_order=order, in_jail=False, jail_turns=0, out_batch=e.batch, out_cash=e.cash_at
+    )
 
 
 def _ended(state: GameState, e: ev.GameEnded) -> GameState:
-    return fast_replace(state, ranking=e.ranking, turn=fast_replace(state.turn, phase="game_over"), pending=())
+    return fast_replace(
+        state, ranking=e.ranking, turn=fast_replace(state.turn, phase="game_over"), pending=(), winner=e.winner
+    )
+
+
+def _traded(state: GameState, e: ev.Traded) -> GameState:
+    return fast_replace(state, last_trade=(e.giver, e.receiver, e.give, e.get, e.turn))
+
+
+def _build_declared(state: GameState, e: ev.BuildDeclared) -> GameState:
+    return state
+
+
+def _end_signalled(state: GameState, e: ev.EndSignalled) -> GameState:
+    return fast_replace(state, ending=(e.last_turn, e.play_doubles))
 
 
 def _referee(state: GameState, e: ev.RefereeAdjusted) -> GameState:
@@ -222,6 +238,9 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], GameState]] = {
     ev.PlayerBankrupt: _bankrupt,
     ev.GameEnded: _ended,
     ev.RefereeAdjusted: _referee,
+    ev.Traded: _traded,
+    ev.BuildDeclared: _build_declared,
+    ev.EndSignalled: _end_signalled,
 }
 
 

@@ -7,7 +7,7 @@ from engine import events as ev
 from engine.auction import eligible
 from engine.board import DEED_ORDER, DEEDS
 from engine.errors import IllegalCommand, InvalidCommand
-from engine.state import Auction, BuyDecision, Debt, GameState, JailFine, Turn
+from engine.state import Auction, BuildingAuction, BuildRound, BuyDecision, Debt, GameState, JailFine, Turn
 from engine.tx import Tx, group_of
 
 
@@ -36,8 +36,13 @@ def liquidation_value(state: GameState, name: str) -> int:
 
 
 def between_turns(state: GameState) -> bool:
-    """No roll in progress and nothing pending: trades, building, (un)mortgaging are allowed (M.MORT.3)."""
-    if state.pending or state.turn.phase not in ("pre_roll", "post_roll"):
+    """No roll in progress and nothing pending: trades, building, (un)mortgaging are allowed (M.MORT.3).
+    Open building declarations still count as between turns (selling, unmortgaging go first, M.BUILD.5);
+    after the end signal nothing is (M.END.2)."""
+    if state.ending is not None:
+        return False
+    pending = state.pending and not (len(state.pending) == 1 and isinstance(state.head, BuildRound))
+    if pending or state.turn.phase not in ("pre_roll", "post_roll"):
         return False
     return state.turn.phase == "post_roll" or (not state.turn.rolled and state.turn.doubles == 0)
 
@@ -52,6 +57,8 @@ def raising_cash(state: GameState, player: str) -> bool:
             return head.player == player
         case Auction():
             return player in eligible(state, head) and player not in head.out
+        case BuildingAuction():
+            return not head.placing or head.high_bidder == player  # M.AUC.4 applied to M.BUILD.6 bids
     return False
 
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine import auction, cards, finance, landing, turns
+from engine import auction, bankruptcy, buildings, cards, ending, finance, landing, trades, turns
 from engine import commands as cmd
 from engine import events as ev
 from engine.board import BOARD_SIZE, DEEDS
@@ -15,6 +15,8 @@ from engine.evolve import fold
 from engine.rulesets import resolve
 from engine.state import (
     Auction,
+    BuildingAuction,
+    BuildRound,
     BuyDecision,
     CardDraw,
     Debt,
@@ -22,6 +24,7 @@ from engine.state import (
     JailFine,
     StartOrder,
     TaxChoice,
+    TieBreak,
     UtilityRoll,
 )
 from engine.tx import Tx, group_of
@@ -138,8 +141,29 @@ def _validate_referee(state: GameState, changes: Mapping[str, Any]) -> None:
         raise IllegalCommand("M.BUILD.4", "the bank does not have that many houses or hotels")
 
 
+def _roll(tx: Tx, c: cmd.Roll) -> None:
+    if isinstance(tx.state.head, TieBreak):
+        ending.tie_roll(tx, c)  # M.END.4
+    else:
+        turns.roll(tx, c)
+
+
+def _bid(tx: Tx, c: cmd.Bid) -> None:
+    if isinstance(tx.state.head, BuildingAuction):
+        buildings.bid(tx, c)  # M.BUILD.6
+    else:
+        auction.bid(tx, c)
+
+
+def _pass_bid(tx: Tx, c: cmd.PassBid) -> None:
+    if isinstance(tx.state.head, BuildingAuction):
+        buildings.pass_bid(tx, c)
+    else:
+        auction.pass_bid(tx, c)
+
+
 _HANDLERS: dict[type[cmd.Command], Callable[[Tx, Any], None]] = {
-    cmd.Roll: turns.roll,
+    cmd.Roll: _roll,
     cmd.VoidThrow: turns.void_throw,
     cmd.EndTurn: turns.end_turn,
     cmd.PayJailFine: turns.pay_jail_fine,
@@ -148,12 +172,24 @@ _HANDLERS: dict[type[cmd.Command], Callable[[Tx, Any], None]] = {
     cmd.Decline: landing.decline,
     cmd.ChooseTax: landing.choose_tax,
     cmd.DrawCard: cards.draw,
-    cmd.Bid: auction.bid,
-    cmd.PassBid: auction.pass_bid,
+    cmd.Bid: _bid,
+    cmd.PassBid: _pass_bid,
     cmd.Mortgage: finance.mortgage,
     cmd.Unmortgage: finance.unmortgage,
     cmd.PayDebt: finance.pay_debt,
-    cmd.DeclareBankruptcy: finance.declare_bankruptcy,
+    cmd.DeclareBankruptcy: bankruptcy.declare_bankruptcy,
+    cmd.Build: buildings.build,
+    cmd.BuildHotel: buildings.build_hotel,
+    cmd.SellBuilding: buildings.sell_building,
+    cmd.PassBuild: buildings.pass_build,
+    cmd.WithdrawBuild: buildings.withdraw_build,
+    cmd.PlaceBuilding: buildings.place_building,
+    cmd.Trade: trades.trade,
+    cmd.RescueOffer: bankruptcy.rescue_offer,
+    cmd.AcceptRescue: bankruptcy.accept_rescue,
+    cmd.WithdrawRescue: bankruptcy.withdraw_rescue,
+    cmd.AssumeJailFee: bankruptcy.assume_jail_fee,
+    cmd.EndSignal: ending.end_signal,
     cmd.Undo: _undo,
     cmd.RefereeSet: _referee,
 }
@@ -181,6 +217,7 @@ def run(state: GameState, command: cmd.Command | Mapping[str, Any]) -> tuple[lis
         tx.settle()
     _HANDLERS[type(c)](tx, c)
     tx.settle()
+    ending.check_end(tx)  # M.END.2: the final turn played out
     return tx.events, tx.state
 
 
@@ -194,7 +231,8 @@ def step(state: GameState, command: cmd.Command | Mapping[str, Any]) -> GameStat
 
 def legal_commands(state: GameState) -> list[cmd.Command]:
     """Every concrete command the rules allow now (rolls listed once per ordered dice outcome; bids at
-    the next step only). Each one is accepted by `apply`."""
+    the next step only; builds and sales one unit at a time). Each one is accepted by `apply`. Trades,
+    rescue offers and the referee's commands (end_signal, referee_set, undo) are open-ended and not listed."""
     if state.turn.phase == "game_over":
         return []
     head = state.head
@@ -219,6 +257,14 @@ def legal_commands(state: GameState) -> list[cmd.Command]:
                 out.append(cmd.Bid(player=name, amount=amount))
                 if name != head.high_bidder:
                     out.append(cmd.PassBid(player=name))
+        case TieBreak():
+            done = {n for n, _ in head.rolls}
+            who = next(n for n in head.rolling if n not in done)
+            return [cmd.Roll(dice=d, player=who) for d in ALL_DICE]
+        case BuildRound():
+            out.extend(_build_round_commands(state, head))
+        case BuildingAuction():
+            out.extend(_building_auction_commands(state, head))
         case TaxChoice():
             return [cmd.ChooseTax(option="flat"), cmd.ChooseTax(option="percent")]
         case JailFine():
@@ -227,12 +273,12 @@ def legal_commands(state: GameState) -> list[cmd.Command]:
                 out.append(cmd.PayJailFine())
             if p.jail_cards:
                 out.append(cmd.UseJailCard())
-            if not p.jail_cards and finance.liquidation_value(state, p.name) < state.options.jail_fine:
+            if _ok(bankruptcy.check_declare, state, None):
                 out.append(cmd.DeclareBankruptcy())
         case Debt():
             if state.player(head.debtor).cash >= head.amount:
                 out.append(cmd.PayDebt())
-            elif finance.liquidation_value(state, head.debtor) < head.amount:
+            elif _ok(bankruptcy.check_declare, state, None):
                 out.append(cmd.DeclareBankruptcy())
         case None:
             p = state.current
@@ -245,6 +291,74 @@ def legal_commands(state: GameState) -> list[cmd.Command]:
                 if p.jail_cards:
                     out.append(cmd.UseJailCard())
     out.extend(_money_commands(state))
+    out.extend(_building_commands(state))
+    return out
+
+
+def _ok(check: Callable[..., object], *args: Any) -> bool:
+    try:
+        check(*args)
+    except IllegalCommand:
+        return False
+    return True
+
+
+def _building_commands(state: GameState) -> list[cmd.Command]:
+    """Builds between turns (M.BUILD.1) and sales whenever selling is allowed, one unit at a time."""
+    out: list[cmd.Command] = []
+    building = state.ending is None and (state.head is None and finance.between_turns(state))
+    for p in state.active_players:
+        for d in state.owned_by(p.name):
+            if DEEDS[d].kind != "street":
+                continue
+            ds = state.deeds[d]
+            if building:
+                if _ok(buildings.check_build, state, p.name, d, 1, False):
+                    out.append(cmd.Build(player=p.name, deed=d, count=1))
+                if _ok(buildings.check_build, state, p.name, d, 1, True):
+                    out.append(cmd.BuildHotel(player=p.name, deed=d))
+            if (ds.houses or ds.hotel) and _ok(buildings.check_sell, state, p.name, d, 1):
+                out.append(cmd.SellBuilding(player=p.name, deed=d, count=1))
+    return out
+
+
+def _build_round_commands(state: GameState, rnd: BuildRound) -> list[cmd.Command]:
+    out: list[cmd.Command] = []
+    for p in state.active_players:
+        if p.name not in rnd.passed:
+            out.append(cmd.PassBuild(player=p.name))
+        if p.name in rnd.excluded:
+            continue
+        for d in state.owned_by(p.name):
+            if DEEDS[d].kind != "street":
+                continue
+            if _ok(buildings.check_build, state, p.name, d, 1, False, rnd.declarations):
+                out.append(cmd.Build(player=p.name, deed=d, count=1))
+            if _ok(buildings.check_build, state, p.name, d, 1, True, rnd.declarations):
+                out.append(cmd.BuildHotel(player=p.name, deed=d))
+        withdraw = cmd.WithdrawBuild(player=p.name)
+        if _ok(buildings.check_withdraw, state, withdraw):
+            out.append(withdraw)
+    return out
+
+
+def _building_auction_commands(state: GameState, a: BuildingAuction) -> list[cmd.Command]:
+    out: list[cmd.Command] = []
+    if a.placing:
+        name = a.high_bidder or ""
+        for d in state.owned_by(name):
+            affordable = DEEDS[d].kind == "street" and DEEDS[d].house_cost <= a.high_bid
+            if affordable and _ok(buildings.check_place, state, name, d):
+                out.append(cmd.PlaceBuilding(player=name, deed=d))
+        return out
+    for name in buildings.bidders(state, a):
+        if name in a.out:
+            continue
+        amount = max(a.high_bid + state.options.auction_step, buildings.min_bid(state, name, a.unit))
+        if _ok(buildings.check_bid, state, name, amount):
+            out.append(cmd.Bid(player=name, amount=amount))
+        if name != a.high_bidder or a.held:
+            out.append(cmd.PassBid(player=name))
     return out
 
 

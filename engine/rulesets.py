@@ -29,6 +29,11 @@ class Options:
     roll_off: bool = False  # M.SETUP.2: decide the start order by rolling; off = seat order as given
     time_limit_minutes: int = 90  # M.END.2
     asset_lead_wins: bool = True  # M.END.5: off = leading on assets at the time limit is not a win
+    # M.END.2: after the end signal, doubles in the final (next) turn roll again: 000 plays "the next
+    # turn's roll" once (off); 004 ends "after that turn" (on). Doubles already in progress always go on.
+    final_turn_doubles: bool = False
+    provisional_bankruptcy: bool = True  # M.BK.1 (JMA): rescue offers; classic lets the debtor give up
+    hotel_breakup: str = "jma"  # M.BUILD.8: "jma" keeps at most the group's houses; "classic": any the bank has
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -39,7 +44,7 @@ _JMA_2006 = Options()
 RULESETS: dict[str, Options] = {
     "jma-2006": _JMA_2006,
     # 004 (2003) differs from 2006 in charging the 10% at once on mortgaged deeds that change hands.
-    "jma-2003": replace(_JMA_2006, ruleset="jma-2003", mortgage_transfer_fee="at_once"),
+    "jma-2003": replace(_JMA_2006, ruleset="jma-2003", mortgage_transfer_fee="at_once", final_turn_doubles=True),
     # The printed Hasbro rules: any bid amount, the $200-or-10% income tax choice, 10% fee on transfer.
     "classic": replace(
         _JMA_2006,
@@ -48,6 +53,9 @@ RULESETS: dict[str, Options] = {
         auction_min_bid=1,
         auction_step=1,
         mortgage_transfer_fee="at_once",
+        final_turn_doubles=True,
+        provisional_bankruptcy=False,
+        hotel_breakup="classic",
     ),
 }
 
@@ -62,6 +70,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "income_tax": ("flat", "choice"),
     "unmortgage_rounding": ("up", "down", "nearest"),
     "mortgage_transfer_fee": ("on_lift", "at_once"),
+    "hotel_breakup": ("jma", "classic"),
 }
 
 

@@ -33,6 +33,8 @@ class Player:
     jail_cards: tuple[str, ...] = ()  # full card ids, e.g. "chance:goojf"
     bankrupt: bool = False
     out_order: int = 0  # 1 for the first player to go bankrupt, 2 for the next... (M.END.4)
+    out_batch: int = 0  # M.BK.5: bankruptcies from one "collect from every player" card share a batch
+    out_cash: int = 0  # M.BK.5: cash held when that card was drawn (more cash ranks higher)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -133,6 +135,12 @@ class Debt(Pending):
     payees: tuple[tuple[str | None, int], ...]  # (creditor or None for the bank, amount)
     reason: str
     rule: str
+    # M.BK.1 provisional bankruptcy: rescue offers open to the debtor and deals accepted on trial (each a
+    # `trades.Deal` as a plain tuple), void if the rescue fails.
+    offers: tuple[tuple[Any, ...], ...] = ()
+    deals: tuple[tuple[Any, ...], ...] = ()
+    batch: int = 0  # M.BK.5: the seq of the "collect from every player" card that made this debt
+    cash_at: int = 0  # M.BK.5: the debtor's cash when that card was drawn
 
     @property
     def amount(self) -> int:
@@ -164,6 +172,8 @@ class JailFine(Pending):
     kind: ClassVar[str] = "jail_fine"
     player: str
     dice: tuple[int, int]  # the third failed roll, moved by once the fee is paid (M.JAIL.3)
+    offers: tuple[tuple[Any, ...], ...] = ()  # M.BK.6: rescue offers must cover fee and destination rent
+    deals: tuple[tuple[Any, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,8 +198,70 @@ class StartOrder(Pending):
         return ()
 
 
+@dataclass(frozen=True)
+class BuildRound(Pending):
+    """M.BUILD.5: building declarations that could run past the bank's stock, waiting for followers.
+
+    `declarations` are (player, deed, count, hotel) in the order declared; `passed` are players who said
+    they will not follow since the last declaration; `last` declared last (may not withdraw); `excluded`
+    won a shortage auction without paying and are out of this round (M.BUILD.6)."""
+
+    kind: ClassVar[str] = "build_round"
+    declarations: tuple[tuple[str, str, int, bool], ...] = ()
+    passed: tuple[str, ...] = ()
+    last: str = ""
+    excluded: tuple[str, ...] = ()
+
+    def describe(self) -> tuple[str, str]:
+        return "M.BUILD.5", "building declarations are open (follow, withdraw or pass_build)"
+
+
+@dataclass(frozen=True)
+class BuildingAuction(Pending):
+    """M.BUILD.6: one house (or hotel) auctioned in a shortage. `placing`: the winner now picks the deed;
+    `held`: a winning bid below the picked deed's cost, held while bidding goes on."""
+
+    kind: ClassVar[str] = "building_auction"
+    unit: str  # house | hotel
+    high_bid: int = 0
+    high_bidder: str | None = None
+    out: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+    placing: bool = False
+    held: bool = False
+
+    def describe(self) -> tuple[str, str]:
+        if self.placing:
+            return "M.BUILD.6", f"{self.high_bidder} won a {self.unit} for ${self.high_bid} and must place it"
+        return "M.BUILD.6", f"a {self.unit} is being auctioned in a shortage"
+
+
+@dataclass(frozen=True)
+class TieBreak(Pending):
+    """M.END.4: players level on assets roll two dice; higher ranks higher, ties roll again."""
+
+    kind: ClassVar[str] = "tie_break"
+    groups: tuple[tuple[str, ...], ...]
+    rolls: tuple[tuple[str, int], ...] = ()
+    reason: str = "time"
+
+    @property
+    def rolling(self) -> tuple[str, ...]:
+        for g in self.groups:
+            if len(g) > 1:
+                return g
+        return ()
+
+    def describe(self) -> tuple[str, str]:
+        return "M.END.4", f"{', '.join(self.rolling)} roll two dice to settle a tie in the ranking"
+
+
 PENDING_KINDS: dict[str, type[Pending]] = {
-    cls.kind: cls for cls in (BuyDecision, Auction, CardDraw, Debt, TaxChoice, JailFine, UtilityRoll, StartOrder)
+    cls.kind: cls
+    for cls in (
+        BuyDecision, Auction, CardDraw, Debt, TaxChoice, JailFine, UtilityRoll, StartOrder, BuildRound,
+        BuildingAuction, TieBreak,
+    )
 }
 
 
@@ -223,6 +295,11 @@ class GameState:
     seq: int = 0  # events folded into this state
     commands: int = 0  # commands accepted
     seed: int | None = None
+    # M.END.2: after the end signal, (last turn number, whether doubles in it roll again); None before.
+    ending: tuple[int, bool] | None = None
+    winner: str | None = None  # M.END.1/M.END.5
+    # M.TRADE.4: the last trade (from, to, give, get, turn number) to refuse an on-the-spot buy-back.
+    last_trade: tuple[Any, ...] | None = None
     # The state before the last accepted command, for `undo` (M.PROC.1); not part of the value.
     previous: GameState | None = field(default=None, compare=False, repr=False)
 
@@ -284,6 +361,8 @@ class GameState:
             "queue": [p.to_json() for p in self.pending[1:]],
             "decks": {k: list(v) for k, v in self.decks.items()},
             "ranking": list(self.ranking),
+            "winner": self.winner,
+            "ending": list(self.ending) if self.ending else None,
             "seq": self.seq,
         }
 

@@ -26,6 +26,10 @@ def describe_pending(head: Pending) -> tuple[str, str]:
             return "M.JAIL.3", f"{head.player} must pay the $50 fee or use a card after the third failed roll"
         case UtilityRoll():
             return "M.RENT.4", f"{head.player} must roll the dice for the rent on {head.deed}"
+    describe = getattr(head, "describe", None)
+    if describe is not None:
+        rule_text: tuple[str, str] = describe()
+        return rule_text
     kind = head.kind
     rules = {"buy": "M.BUY.1", "auction": "M.AUC.1", "card": "M.CARD.1", "debt": "M.TRADE.2", "tax_choice": "M.TAX.1"}
     data = head.to_json()
