@@ -12,7 +12,9 @@ import sys
 from collections.abc import Sequence
 
 # Order is the order shown in --help.
-COMMANDS: tuple[str, ...] = ("run", "scenario", "simulate", "read", "calibrate", "calibration_sheet")
+COMMANDS: tuple[str, ...] = (
+    "run", "scenario", "simulate", "read", "calibrate", "calibration_sheet", "export", "import_",
+)
 
 
 class UsageError(Exception):

@@ -1,37 +1,148 @@
-"""`tableside run`: the main job. Until the table service lands, it plays a demo game through the
-engine with seeded dice and prints it in words."""
+"""`tableside run`: the program a table runs.
+
+No options: the demo table. The project's simulated camera throws dice on a rendered board, the roll
+watcher reads each throw, the engine keeps the bank, every event goes to SQLite in the user's data
+directory, and the JSON API (and the pages, where installed) is served by waitress at
+http://127.0.0.1:8000. On a demo table an automatic clerk answers what the camera can't see (buy or not,
+auctions, cards) so the game plays itself; a real table waits for its clerk.
+
+The dice reader is chosen explicitly: `--reader real` (the default, `vision.read_dice`) or
+`--reader sim-truth` (the simulator's ground truth, only with the simulated camera: for demos and tests
+while the real reader can't yet read rendered dice).
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
-import random
+import signal
+from pathlib import Path
 from typing import Any
+
+DEFAULT_PORT = 8000
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("run", help="run the table (for now: a demo game printed in words)")
-    p.add_argument("--seed", type=int, default=1, help="seed for the demo dice and decks")
-    p.add_argument("--players", default="Aiko,Ben,Chie,Dan", help="comma-separated player names")
-    p.add_argument("--turns", type=int, default=60, help="turns to play (default 60)")
-    p.add_argument("--json", action="store_true", help="print the final state JSON at the end")
+    p = sub.add_parser("run", help="run the table: camera -> rules -> store -> dashboard/API (no options: demo)",
+                       description=__doc__)
+    p.add_argument("--source", default=None,
+                   help="picamera[:N] | webcam:N | video:PATH | folder:DIR | sim[:SEED] (default: the demo's "
+                        "simulated camera); 'none' for a table without a camera")
+    p.add_argument("--db", default=None, help="database URL (default: SQLite in the data directory; "
+                                               "postgresql+psycopg://user:pw@host/db for a hall server)")
+    p.add_argument("--data-dir", default=None, help="where the SQLite file and roll pictures go "
+                                                    "(default: the user's data directory)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1; 0.0.0.0 for "
+                                                        "the room)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--table", default=None, help="table id (default: 'demo' for the simulated camera, "
+                                                 "'table-1' otherwise)")
+    p.add_argument("--name", default=None, help="table name shown on the hall display")
+    p.add_argument("--players", default="Aiko,Ben,Chie,Dan", help="comma-separated names for a new game")
+    p.add_argument("--ruleset", default="jma-2006", help="ruleset of a new game (jma-2006, jma-2003, classic)")
+    p.add_argument("--seed", type=int, default=None, help="seed of a new game's decks")
+    p.add_argument("--new-game", action="store_true", help="start a new game instead of carrying on the last")
+    p.add_argument("--reader", choices=("real", "sim-truth"), default="real",
+                   help="dice reader: real (vision.read_dice) or sim-truth (simulator ground truth)")
+    p.add_argument("--auto-clerk", action=argparse.BooleanOptionalAction, default=None,
+                   help="answer decisions automatically (default: on for the simulated camera only)")
+    p.add_argument("--calibration", default=None, help="calibration file for the camera")
+    p.add_argument("--pin", default=None, help="clerk PIN for a new table (default: random, printed)")
+    p.add_argument("--threads", type=int, default=32,
+                   help="web server threads; each live dashboard holds one (default 32)")
     p.set_defaults(func=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
-    from engine.demo import demo_game
-    from engine.describe import describe
+    import platformdirs
 
-    names = [n.strip() for n in args.players.split(",") if n.strip()]
-    state, events = demo_game(names, seed=args.seed, turns=args.turns, rng=random.Random(args.seed))
-    for e in events:
-        line = describe(e)
-        if line:
-            print(line)
-    print()
-    for p in state.players:
-        print(f"{p.name:<8} ${p.cash:>6}  {len(state.owned_by(p.name)):>2} deeds  "
-              f"{'bankrupt' if p.bankrupt else ('in jail' if p.in_jail else '')}")
-    if args.json:
-        print(json.dumps(state.to_json(), indent=2, ensure_ascii=False))
+    from tableside.cli import UsageError
+
+    source_spec = args.source or "sim:0"
+    simulated = source_spec.partition(":")[0] in ("sim", "simulated")
+    if args.reader == "sim-truth" and not simulated:
+        raise UsageError("--reader sim-truth works only with the simulated camera (--source sim[:SEED])")
+    if args.threads < 4:
+        raise UsageError("--threads must be at least 4")
+    data_dir = Path(args.data_dir) if args.data_dir else Path(platformdirs.user_data_dir("tableside"))
+    db_url = args.db or f"sqlite:///{data_dir / 'tableside.db'}"
+    table_id = args.table or ("demo" if simulated else "table-1")
+    players = [n.strip() for n in args.players.split(",") if n.strip()]
+    auto_clerk = simulated if args.auto_clerk is None else args.auto_clerk
+
+    from hardware import store
+    from hardware.service import TableRegistry, TableService
+    from web import create_app
+
+    calibration = None
+    if args.calibration:
+        from calibration.io import load
+
+        calibration = load(args.calibration)
+    source = _open_source(source_spec)
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    db = store.open_store(db_url)
+    service = TableService(
+        db, table_id=table_id, name=args.name or ("Demo table" if simulated else table_id),
+        clerk_pin=args.pin, players=players, ruleset=args.ruleset, seed=args.seed, source=source,
+        reader=args.reader, calibration=calibration, image_dir=data_dir / "rolls", auto_clerk=auto_clerk,
+        new_game=args.new_game, log=log)
+    registry = TableRegistry([service])
+    app = create_app({"DEMO": simulated}, registry=registry)
+
+    from waitress import create_server
+
+    # Enough threads for live clients: every open dashboard holds one for its event stream.
+    server: Any = create_server(app, host=args.host, port=args.port, threads=args.threads,
+                                channel_timeout=60, ident="tableside")
+    port = server.effective_port
+    host = args.host if args.host not in ("0.0.0.0", "::") else "127.0.0.1"
+    print(f"tableside: table {service.id} ({service.name}), game {service.game_id} at event {service.seq}",
+          flush=True)
+    print(f"tableside: store {_redact(db_url)}; pictures in {data_dir / 'rolls'}", flush=True)
+    cam = "none (rolls typed by the clerk)" if source is None else f"{source.name}, {args.reader} reader"
+    print(f"tableside: camera {cam}; automatic clerk {'on' if auto_clerk else 'off'}", flush=True)
+    if simulated and args.reader == "real":
+        print("tableside: note: the real reader does not read the simulator's rendered dice yet; "
+              "--reader sim-truth uses the simulator's ground truth", flush=True)
+    print(f"tableside: clerk PIN {service.clerk_pin}", flush=True)
+    print(f"tableside: serving http://{host}:{port}/api/tables/{service.id}/state", flush=True)
+
+    def stop(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    registry.start()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        registry.stop()
+        server.close()
+        db.dispose()
+        print("tableside: stopped", flush=True)
     return 0
+
+
+def _open_source(spec: str) -> Any:
+    if spec == "none":
+        return None
+    from hardware.sources import open_source
+
+    if spec.partition(":")[0] in ("sim", "simulated"):
+        # The demo's camera runs at the wall clock, like a real one.
+        return open_source(spec, realtime=True)
+    return open_source(spec)
+
+
+def _redact(url: str) -> str:
+    """The URL without its password, for the console."""
+    if "@" not in url or "://" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    creds, host = rest.rsplit("@", 1)
+    user = creds.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{host}" if ":" in creds else url
