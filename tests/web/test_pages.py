@@ -1,0 +1,197 @@
+"""The pages over HTTP (no browser): rendering, language choice, PIN login with CSRF, CSRF on the API for
+session writes, the console's dry-run check, the cash history, and the i18n tables."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from engine.board import DEEDS, SQUARES
+from tests.web.conftest import PIN, post_command
+from web import ConfigError, create_app, i18n
+
+
+def page_data(html: bytes) -> dict[str, Any]:
+    m = re.search(rb'<script id="page-data" type="application/json">(.*?)</script>', html, re.S)
+    assert m, "page data block missing"
+    data: dict[str, Any] = json.loads(m.group(1))
+    return data
+
+
+def csrf_of(client: FlaskClient, url: str) -> str:
+    html = client.get(url).data
+    m = re.search(rb'name="csrf_token" value="([^"]+)"', html)
+    assert m
+    return m.group(1).decode()
+
+
+def login(client: FlaskClient, table: str = "t1", pin: str = PIN) -> Any:
+    token = csrf_of(client, f"/tables/{table}/login")
+    return client.post(f"/tables/{table}/login", data={"pin": pin, "csrf_token": token})
+
+
+@pytest.mark.parametrize("url", ["/", "/tables/t1", "/tables/t1/overlay", "/tables/t1/login"])
+def test_public_pages_render(client: FlaskClient, url: str) -> None:
+    r = client.get(url)
+    assert r.status_code == 200
+    assert b'name="viewport"' in r.data  # phones
+    data = page_data(r.data)
+    assert data["i18n"]["lang"] == "en"
+    assert len(data["board"]["squares"]) == 40
+
+
+def test_hall_lists_every_table(client: FlaskClient) -> None:
+    html = client.get("/").data
+    assert b'data-table="t1"' in html and b'data-table="t2"' in html
+
+
+def test_unknown_table_page_is_404(client: FlaskClient) -> None:
+    assert client.get("/tables/nope").status_code == 404
+
+
+def test_language_from_accept_language_and_switch(client: FlaskClient) -> None:
+    data = page_data(client.get("/tables/t1", headers={"Accept-Language": "ja,en-US;q=0.8"}).data)
+    assert data["i18n"]["lang"] == "ja"
+    assert data["board"]["deeds"]["boardwalk"]["name"] == "ボードウォーク"
+    # The switch (a cookie) wins over the browser's preference.
+    r = client.get("/lang/en?next=/tables/t1")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/tables/t1")
+    data = page_data(client.get("/tables/t1", headers={"Accept-Language": "ja"}).data)
+    assert data["board"]["deeds"]["boardwalk"]["name"] == "Boardwalk"
+
+
+def test_language_switch_is_not_an_open_redirect(client: FlaskClient) -> None:
+    for target in ("https://evil.example/", "//evil.example/x"):
+        r = client.get(f"/lang/ja?next={target}")
+        assert r.headers["Location"] == "/"
+
+
+def test_console_needs_login(client: FlaskClient) -> None:
+    r = client.get("/tables/t1/clerk")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/tables/t1/login")
+
+
+def test_login_needs_csrf_and_right_pin(client: FlaskClient) -> None:
+    assert client.post("/tables/t1/login", data={"pin": PIN}).status_code == 400  # no CSRF token
+    r = login(client, pin="999999")
+    assert r.status_code == 403 and b"Wrong PIN" in r.data
+    r = login(client)
+    assert r.status_code == 302 and r.headers["Location"].endswith("/tables/t1/clerk")
+    r = client.get("/tables/t1/clerk")
+    assert r.status_code == 200
+    data = page_data(r.data)
+    assert data["csrf"] and data["cards"]["pre2008"]["chance"]
+    # Logged into t1 only.
+    assert client.get("/tables/t2/clerk").status_code == 302
+
+
+def test_session_writes_need_the_csrf_header(client: FlaskClient) -> None:
+    login(client)
+    token = page_data(client.get("/tables/t1/clerk").data)["csrf"]
+    r = client.post("/api/tables/t1/commands", json={"type": "roll", "dice": [1, 2]})
+    assert r.status_code == 403 and r.get_json()["error"] == "csrf"
+    r = client.post("/api/tables/t1/commands", json={"type": "roll", "dice": [1, 2]},
+                    headers={"X-CSRF-Token": "forged"})
+    assert r.status_code == 403
+    r = client.post("/api/tables/t1/commands", json={"type": "roll", "dice": [1, 2]},
+                    headers={"X-CSRF-Token": token})
+    assert r.status_code == 200
+    # The session is t1's clerk, not t2's.
+    r = client.post("/api/tables/t2/commands", json={"type": "roll", "dice": [1, 2]},
+                    headers={"X-CSRF-Token": token})
+    assert r.status_code == 403
+
+
+def test_logout(client: FlaskClient) -> None:
+    login(client)
+    token = page_data(client.get("/tables/t1/clerk").data)["csrf"]
+    assert client.post("/tables/t1/logout", data={"csrf_token": token}).status_code == 302
+    assert client.get("/tables/t1/clerk").status_code == 302
+
+
+def test_check_is_a_dry_run_with_the_rule_message(client: FlaskClient) -> None:
+    post_command(client, {"type": "referee_set", "changes": {"deeds.boardwalk.owner": "Ann"}})
+    seq = client.get("/api/tables/t1/state").get_json()["table"]["seq"]
+    bad = {"type": "trade", "from": "Ann", "to": "Bob", "give": {"deeds": ["boardwalk"]}, "get": {"cash": 10}}
+    r = client.post("/api/tables/t1/check", json=bad, headers={"X-Clerk-Pin": PIN, "Accept-Language": "ja"})
+    body = r.get_json()
+    assert body["ok"] is False and body["rule"] == "M.TRADE.4"
+    assert body["message"].startswith("M.TRADE.4: 禁止")
+    good = dict(bad, get={"cash": 300})
+    body = client.post("/api/tables/t1/check", json=good, headers={"X-Clerk-Pin": PIN}).get_json()
+    assert body["ok"] is True and any(e["type"] == "traded" for e in body["events"])
+    # Nothing was stored by either check.
+    assert client.get("/api/tables/t1/state").get_json()["table"]["seq"] == seq
+
+
+def test_legal_lists_the_commands_allowed_now(client: FlaskClient) -> None:
+    post_command(client, {"type": "roll", "dice": [1, 2]})
+    cmds = client.get("/api/tables/t1/legal", headers={"X-Clerk-Pin": PIN}).get_json()["commands"]
+    assert {"type": "buy"} in cmds and {"type": "decline"} in cmds
+
+
+def test_history_follows_commands_and_undo(client: FlaskClient) -> None:
+    post_command(client, {"type": "roll", "dice": [1, 2]})
+    post_command(client, {"type": "buy"})
+    post_command(client, {"type": "undo"})
+    points = client.get("/api/tables/t1/history").get_json()["points"]
+    ann = [p["cash"]["Ann"] for p in points]
+    assert ann == [1500, 1500, 1440, 1500]  # start, roll, buy, undo
+
+
+def test_no_default_secret_outside_test_or_demo(registry: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TABLESIDE_SECRET_KEY", raising=False)
+    with pytest.raises(ConfigError):
+        create_app({}, registry=registry)
+
+
+def test_pages_blueprint_is_registered(app: Flask) -> None:
+    assert "pages.dashboard" in app.view_functions and "pages.clerk" in app.view_functions
+
+
+# ---- i18n ----
+
+
+def test_every_square_has_a_japanese_name() -> None:
+    assert set(i18n.SQUARE_NAMES_JA) == {s.index for s in SQUARES}
+    assert i18n.deed_name("boardwalk", "ja") == "ボードウォーク"
+    assert all(i18n.deed_name(d, "en") == DEEDS[d].name for d in DEEDS)
+
+
+def test_every_rule_the_engine_cites_has_a_japanese_title() -> None:
+    import pathlib
+
+    cited = set()
+    for path in (pathlib.Path(__file__).parents[2] / "engine").glob("*.py"):
+        cited |= set(re.findall(r'IllegalCommand\(\s*"([A-Z]\.[A-Z]+\.\d+)"', path.read_text(encoding="utf-8")))
+    missing = cited - set(i18n.RULE_TITLES)
+    assert not missing, f"rule IDs without a translation: {sorted(missing)}"
+
+
+def test_rule_message_always_shows_the_rule_id() -> None:
+    assert i18n.rule_message("M.BUILD.2", "uneven build", "ja").startswith("M.BUILD.2: 均等建築ルール")
+    assert i18n.rule_message("X.NEW.1", "something", "ja") == "X.NEW.1: something"
+
+
+@pytest.mark.parametrize(("cookie", "header", "want"), [
+    (None, None, "en"),
+    (None, "ja-JP,ja;q=0.9", "ja"),
+    (None, "fr-FR,ja;q=0.5,en;q=0.7", "en"),
+    (None, "fr-FR,ja;q=0.5", "ja"),
+    ("ja", "en", "ja"),
+    ("xx", "ja", "ja"),
+])
+def test_pick_lang(cookie: str | None, header: str | None, want: str) -> None:
+    assert i18n.pick_lang(cookie, header) == want
+
+
+def test_ui_strings_exist_in_both_languages() -> None:
+    for key, entry in i18n.UI.items():
+        assert entry.get("en") and entry.get("ja"), key
+    for key, entry in i18n.EVENTS.items():
+        assert entry.get("en") and entry.get("ja"), key
