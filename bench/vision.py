@@ -1,6 +1,6 @@
 """Bench: our dice reader vs the blob-and-cluster peer, same photos, same process, one core.
 
-Usage: .venv/bin/python bench/vision.py [--limit N]
+Usage: .venv/bin/python bench/vision.py [--limit N] [--reader read_dice|pipfirst]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame; per-frame
 wall time (perf_counter, median and mean) and per-die accuracy/coverage are printed for each, plus the
@@ -25,13 +25,17 @@ import cv2
 
 from bench.peer_blobcluster import read_dice_peer
 from tests.vision import byler_data as byler
+from vision.pipfirst import read_dice_pipfirst
 from vision.reader import MIN_CONFIDENCE, read_dice
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos")
+    ap.add_argument("--reader", choices=("read_dice", "pipfirst"), default="read_dice",
+                    help="which of our readers to bench: the product's, or the experimental pip-first one")
     args = ap.parse_args()
+    ours = read_dice if args.reader == "read_dice" else read_dice_pipfirst
     if not byler.available():
         print(byler.SKIP_REASON)
         return 1
@@ -45,13 +49,13 @@ def main() -> int:
     for p in photos:
         for name in ("ours", "peer"):
             t0 = time.perf_counter()
-            r = read_dice(p.image, expect=len(p.dice)) if name == "ours" else read_dice_peer(p.image, len(p.dice))
+            r = ours(p.image, expect=len(p.dice)) if name == "ours" else read_dice_peer(p.image, len(p.dice))
             times[name].append(time.perf_counter() - t0)
             byler.score_photo(p, r, MIN_CONFIDENCE if name == "ours" else 0.0, scores[name])
             crop = p.image[80:560, :]
             t0 = time.perf_counter()
             if name == "ours":
-                read_dice(crop, expect=None)
+                ours(crop, expect=None)
             else:
                 read_dice_peer(crop, None)
             crop_times[name].append(time.perf_counter() - t0)

@@ -1,0 +1,116 @@
+"""Legal d6 faces: which pips make a face, and whether a set of pip centres is one.
+
+Pure numpy. A face is 1..6 pips on a 3x3 grid with one pitch `g` (centre to an edge cell) and one
+orientation; every legal layout is symmetric about the face's centre, so the pips' centroid is the centre.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+F64 = NDArray[np.float64]
+
+# Legal d6 faces as cells of the 3x3 pip grid, (column, row) in {-1, 0, 1}. Faces 2, 3 and 6 come in two
+# orientations on the grid; the rest are symmetric under a quarter turn.
+LAYOUTS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
+    1: (frozenset({(0, 0)}),),
+    2: (frozenset({(-1, -1), (1, 1)}), frozenset({(1, -1), (-1, 1)})),
+    3: (frozenset({(-1, -1), (0, 0), (1, 1)}), frozenset({(1, -1), (0, 0), (-1, 1)})),
+    4: (frozenset({(-1, -1), (1, -1), (-1, 1), (1, 1)}),),
+    5: (frozenset({(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)}),),
+    6: (
+        frozenset({(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)}),
+        frozenset({(-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)}),
+    ),
+}
+MAX_RESID = 0.3  # worst pip distance from its grid cell, in pitches, for a layout to be trusted
+
+
+@dataclass(frozen=True)
+class Fit:
+    value: int | None
+    resid: float  # worst pip distance from its cell, in pitches
+    grid: float  # pitch g, pixels
+    theta: float  # grid orientation, radians (mod 90 degrees)
+    centre: tuple[float, float]  # face centre, pixels
+    reason: str = ""
+    skew: float = 1.0  # singular-value ratio of the cells -> pips affine map (1 = seen square on)
+    occupied: frozenset[tuple[int, int]] = frozenset()  # the cells holding pips
+
+    def cells(self) -> F64:
+        """The nine cell centres in pixels, (3, 3, 2) indexed [row + 1, column + 1]."""
+        c, s = np.cos(self.theta), np.sin(self.theta)
+        u = np.array([-1.0, 0.0, 1.0]) * self.grid
+        uu, vv = np.meshgrid(u, u)
+        return np.stack([self.centre[0] + c * uu - s * vv, self.centre[1] + s * uu + c * vv], axis=-1)
+
+    def empty_cells(self) -> F64:
+        """Centres (k, 2) of the cells the fitted layout leaves empty (for faces 2, 3, 6: both senses)."""
+        if self.value is None:
+            return np.zeros((0, 2))
+        cells = self.cells()
+        occupied = self.occupied
+        return np.array([cells[v + 1, u + 1] for u in (-1, 0, 1) for v in (-1, 0, 1) if (u, v) not in occupied])
+
+
+def fit_layout(pts: F64) -> Fit:
+    """Match pip centres (pixels) to a legal d6 layout of any pitch and orientation."""
+    n = len(pts)
+    centre = pts.mean(axis=0)
+    cxy = (float(centre[0]), float(centre[1]))
+    if n == 0 or n > 6:
+        return Fit(None, 1.0, 0.0, 0.0, cxy, f"{n} pip-like spots, not a d6 face")
+    if n == 1:
+        return Fit(1, 0.0, 0.0, 0.0, cxy, occupied=frozenset({(0, 0)}))
+    rel = pts - centre
+    dist = np.hypot(rel[:, 0], rel[:, 1])
+    far = dist > 0.8 * dist.max()
+    if not far.any() or dist.max() <= 0:
+        return Fit(None, 1.0, 0.0, 0.0, cxy, "degenerate pip layout")
+    # Corner pips sit at 45 degrees to the grid's axes: their angles, times four, all point one way.
+    ang = np.arctan2(rel[far, 1], rel[far, 0])
+    theta = float(np.angle(-np.sum(np.exp(4j * ang)))) / 4.0
+    g = float(np.median(dist[far])) / np.sqrt(2.0)
+    best = Fit(None, 1.0, g, theta, cxy, "pips do not form a d6 layout")
+    for _ in range(3):
+        c, s = np.cos(theta), np.sin(theta)
+        rot = rel @ np.array([[c, -s], [s, c]])
+        q = rot / g
+        cells = np.rint(q).astype(np.int64)
+        if np.any(np.abs(cells) > 1):
+            break
+        resid = float(np.max(np.hypot(*(q - cells).T)))
+        cellset = frozenset((int(u), int(v)) for u, v in cells)
+        if len(cellset) == n and cellset in LAYOUTS[n]:
+            if resid < MAX_RESID:
+                best = Fit(n, resid, g, theta, cxy, "", _skew(rel, cells), cellset)
+                if resid < 0.08:
+                    break
+            elif best.value is None:
+                best = Fit(None, resid, g, theta, cxy, "pips off the d6 grid")
+        # Procrustes: the rotation and pitch taking the assigned cells onto the observed pips.
+        tgt = cells.astype(np.float64)
+        num = float(np.sum(tgt[:, 0] * rot[:, 1] - tgt[:, 1] * rot[:, 0]))
+        den = float(np.sum(tgt[:, 0] * rot[:, 0] + tgt[:, 1] * rot[:, 1]))
+        if den <= 0:
+            break
+        theta -= float(np.arctan2(num, den))
+        g = float(np.hypot(num, den) / max(1e-9, float(np.sum(tgt ** 2))))
+    return best
+
+
+def _skew(rel: F64, cells: NDArray[np.int64]) -> float:
+    """Anisotropy of the affine map from grid cells to pips (needs pips off one line: faces 4, 5, 6).
+
+    A die lying flat shows its top face square on (ratio near 1); a cocked die leaning on another die or a
+    board edge shows it foreshortened along the tilt.
+    """
+    c = cells.astype(np.float64)
+    if np.linalg.matrix_rank(c) < 2:
+        return 1.0
+    m, *_ = np.linalg.lstsq(c, rel, rcond=None)
+    sv = np.linalg.svd(m, compute_uv=False)
+    return float(sv[0] / max(float(sv[1]), 1e-9))
