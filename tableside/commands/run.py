@@ -71,8 +71,14 @@ def handle(args: argparse.Namespace) -> int:
 
     from hardware import store
     from hardware.service import TableRegistry, TableService
-    from web import create_app
+    from web import ConfigError, create_app
 
+    registry = TableRegistry()
+    try:
+        # First, so a missing secret key is reported before anything is opened or written.
+        app = create_app({"DEMO": simulated}, registry=registry)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from exc
     calibration = None
     if args.calibration:
         from calibration.io import load
@@ -89,8 +95,7 @@ def handle(args: argparse.Namespace) -> int:
         clerk_pin=args.pin, players=players, ruleset=args.ruleset, seed=args.seed, source=source,
         reader=args.reader, calibration=calibration, image_dir=data_dir / "rolls", auto_clerk=auto_clerk,
         new_game=args.new_game, log=log)
-    registry = TableRegistry([service])
-    app = create_app({"DEMO": simulated}, registry=registry)
+    registry.add(service)
 
     from waitress import create_server
 

@@ -1,0 +1,206 @@
+"""The table service on a real SQLite file: the camera path (simulated camera, watcher, engine, store,
+subscribers), what is never applied, and bad input through the service and through the HTTP API."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.engine import Engine
+
+import engine
+from hardware import store
+from hardware.service import TableService, auto_decision, wait_until
+from hardware.simcam import SimulatedCamera
+from web import create_app
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Engine]:
+    eng = store.open_store(store.sqlite_url(tmp_path / "t.db"))
+    yield eng
+    eng.dispose()
+
+
+def _rows(svc: TableService) -> list[dict[str, Any]]:
+    return svc.events()
+
+
+def test_camera_throws_become_rolls_and_void_throws(db: Engine, tmp_path: Path) -> None:
+    cam = SimulatedCamera(seed=21, script=["ok", "off_board", "cocked", "ok", "ok"], hands=False)
+    svc = TableService(db, table_id="cam", seed=2, source=cam, reader="sim-truth", image_dir=tmp_path / "img",
+                       auto_clerk=True, auto_clerk_delay_s=0.0)
+    sub = svc.subscribe()
+    svc.start()
+    try:
+        assert wait_until(lambda: not svc.camera_status()["ok"] and "end of stream" in
+                          svc.camera_status()["message"], timeout=120)
+    finally:
+        svc.stop()
+    with store.session_scope(db) as s:
+        rolls = store.list_rolls(s, game_id=svc.game_id)
+    truth = cam.throws
+    assert [r.verdict for r in rolls] == [t.verdict.value for t in truth] == ["ok", "reroll", "unreadable", "ok", "ok"]
+    events = _rows(svc)
+    rolled = [e["payload"]["dice"] for e in events if e["type"] == "dice_rolled"]
+    assert rolled == [list(t.values) for t in truth if t.kind == "ok"]  # every ok throw applied, in order
+    voided = [e for e in events if e["type"] == "throw_voided"]
+    assert [v["payload"]["reason"] for v in voided] == ["reroll: off the board", "unreadable: cocked"]
+    assert all(e["source"] == "camera" for e in voided)
+    for r in rolls:
+        assert r.applied == (r.verdict == "ok")
+        assert r.image_path and Path(r.image_path).read_bytes()[:2] == b"\xff\xd8"  # a JPEG on disk
+    # Announced: one "roll" message per throw reached the subscriber.
+    kinds = []
+    while (m := sub.get(timeout=0.01)) is not None:
+        kinds.append(m["kind"])
+    assert kinds.count("roll") == len(truth)
+    assert svc.last_roll() is not None and svc.last_roll()["n"] == len(truth)
+
+
+def test_a_roll_while_a_decision_is_pending_is_stored_not_applied(db: Engine) -> None:
+    svc = TableService(db, table_id="p", players=["A", "B"], seed=1)
+    svc.submit({"type": "roll", "dice": [1, 2]})  # A lands on Baltic Avenue: buy or decline?
+    assert svc.state().head is not None
+    seq, state = svc.seq, svc.state().to_json()
+    sub = svc.subscribe()
+    roll = svc.record_throw(verdict="ok", reason="", dice=[{"value": 4}, {"value": 4}])
+    assert roll["applied"] is False and roll["outcome"].startswith("not applied:")
+    assert svc.seq == seq and svc.state().to_json() == state
+    msg = sub.get(timeout=1)
+    assert msg is not None and msg["kind"] == "roll" and msg["events"] == [] and msg["roll"]["n"] == roll["n"]
+
+
+def test_reroll_and_unreadable_are_never_applied(db: Engine) -> None:
+    svc = TableService(db, table_id="v", players=["A", "B"], seed=1)
+    before = svc.state()
+    for verdict, reason in (("reroll", "off the board"), ("unreadable", "stacked"), ("ok", "")):
+        dice = [{"value": 5}, {"value": 5}] if verdict != "ok" else [{"value": 6}]  # ok with one die: void too
+        roll = svc.record_throw(verdict=verdict, reason=reason, dice=dice)
+        assert roll["applied"] is False
+    after = svc.state()
+    assert [p.to_json() for p in after.players] == [p.to_json() for p in before.players]
+    assert after.turn == before.turn
+    assert [e["type"] for e in svc.events(after=1)] == ["command", "throw_voided"] * 3
+
+
+MALFORMED: list[Any] = [
+    [1, 2],
+    "roll",
+    {},
+    {"type": "fly"},
+    {"type": "roll"},
+    {"type": "roll", "dice": "34"},
+    {"type": "roll", "dice": [7, 1]},
+    {"type": "roll", "dice": [1, 2, 3]},
+    {"type": "roll", "dice": [1, 2], "colour": "red"},
+    {"type": "bid", "player": "A", "amount": "lots"},
+]
+OUT_OF_TURN: list[dict[str, Any]] = [
+    {"type": "roll", "dice": [1, 2], "player": "B"},
+    {"type": "end_turn"},
+    {"type": "buy"},
+    {"type": "bid", "player": "A", "amount": 10},
+    {"type": "pay_jail_fine"},
+]
+
+
+def test_bad_commands_through_the_service_leave_the_log_unchanged(db: Engine) -> None:
+    svc = TableService(db, table_id="bad", players=["A", "B"], seed=1)
+    seq, state, rows = svc.seq, svc.state().to_json(), _rows(svc)
+    for command in MALFORMED:
+        with pytest.raises(engine.InvalidCommand) as info:
+            svc.submit(command)
+        assert "\n" not in str(info.value) and str(info.value)
+    for command in OUT_OF_TURN:
+        with pytest.raises(engine.IllegalCommand) as ill:
+            svc.submit(command)
+        assert ill.value.rule and "\n" not in str(ill.value)
+    assert svc.seq == seq and svc.state().to_json() == state and _rows(svc) == rows
+
+
+@pytest.fixture
+def client(db: Engine) -> Any:
+    svc = TableService(db, table_id="web", players=["A", "B"], seed=1, clerk_pin="4321")
+    from hardware.service import TableRegistry
+
+    app = create_app({"TESTING": True}, registry=TableRegistry([svc]))
+    return app.test_client(), svc
+
+
+def test_bad_commands_through_http_are_one_line_json_errors(client: Any) -> None:
+    c, _svc = client
+    pin = {"X-Clerk-Pin": "4321"}
+    before = c.get("/api/tables/web/events").get_json()
+    for command in MALFORMED:
+        r = c.post("/api/tables/web/commands", json=command, headers=pin)
+        assert r.status_code == 400, (command, r.get_json())
+        body = r.get_json()
+        assert body["error"] == "invalid" and body["rule"] is None and "\n" not in body["message"]
+    for command in OUT_OF_TURN:
+        r = c.post("/api/tables/web/commands", json=command, headers=pin)
+        assert r.status_code == 409, (command, r.get_json())
+        body = r.get_json()
+        assert body["error"] == "illegal" and body["rule"] and body["message"].startswith(body["rule"])
+    r = c.post("/api/tables/web/commands", data="{not json", headers={**pin, "Content-Type": "application/json"})
+    assert r.status_code == 400 and r.get_json()["error"] == "invalid"
+    assert c.get("/api/tables/web/events").get_json() == before
+
+
+def test_writes_need_the_clerk_pin(client: Any) -> None:
+    c, svc = client
+    roll = {"type": "roll", "dice": [3, 4]}
+    assert c.post("/api/tables/web/commands", json=roll).status_code == 401
+    assert c.post("/api/tables/web/commands", json=roll, headers={"X-Clerk-Pin": "0000"}).status_code == 403
+    assert c.post("/api/tables/nope/commands", json=roll, headers={"X-Clerk-Pin": "4321"}).status_code == 403
+    r = c.post("/api/tables/web/commands", json=roll, headers={"X-Clerk-Pin": "4321"})
+    assert r.status_code == 200
+    body = r.get_json()
+    assert body["events"][0]["type"] == "command" and body["events"][0]["source"] == "clerk"
+    assert body["state"]["table"]["seq"] == svc.seq == body["events"][-1]["seq"]
+    assert body["state"]["table"]["last_roll"]["dice"] == [{"value": 3}, {"value": 4}]
+
+
+def test_read_endpoints(client: Any) -> None:
+    c, svc = client
+    tables = c.get("/api/tables").get_json()
+    assert [t["id"] for t in tables] == ["web"] and tables[0]["camera"]["ok"] is False
+    state = c.get("/api/tables/web/state").get_json()
+    assert state["players"][0]["name"] == "A" and state["table"]["seq"] == svc.seq
+    assert set(state["table"]) >= {"id", "name", "seq", "camera", "last_roll"}
+    svc.submit({"type": "roll", "dice": [1, 2]})
+    events = c.get(f"/api/tables/web/events?after={state['table']['seq']}").get_json()
+    assert events[0]["seq"] == state["table"]["seq"] + 1
+    assert {"seq", "type", "payload", "source", "time", "text"} <= set(events[0])
+    assert any(e["text"] == "A rolled 1+2" for e in events)
+    assert c.get("/api/tables/zzz/state").status_code == 404
+    assert c.get("/api/tables/web/events?after=x").status_code == 400
+    assert c.get("/api/tables/web/rolls/99.jpg").status_code == 404
+
+
+def test_stream_pushes_each_commit(client: Any) -> None:
+    c, svc = client
+    r = c.get("/api/tables/web/stream", buffered=False)
+    it = r.response
+    first = next(iter(it))
+    text = first.decode() if isinstance(first, bytes) else first
+    assert text.startswith("id: ") and "event: update" in text
+    svc.submit({"type": "roll", "dice": [1, 2]})
+    chunk = next(iter(it))
+    chunk = chunk.decode() if isinstance(chunk, bytes) else chunk
+    message = json.loads(chunk.split("data: ", 1)[1])
+    # A typed roll is announced as a roll (it also enters the roll log), with its events.
+    assert message["kind"] == "roll" and message["events"][-1]["seq"] == svc.seq == message["seq"]
+    assert message["roll"]["source"] == "clerk" and message["state"]["table"]["seq"] == svc.seq
+    r.close()
+    assert wait_until(lambda: svc.subscriber_count == 0, timeout=2)
+
+
+def test_auto_decision_answers_only_what_the_camera_cannot(db: Engine) -> None:
+    svc = TableService(db, table_id="auto", players=["A", "B"], seed=1)
+    assert auto_decision(svc.state()) is None  # a roll is awaited
+    svc.submit({"type": "roll", "dice": [1, 2]})
+    assert auto_decision(svc.state()) in ({"type": "buy"}, {"type": "decline"})
