@@ -2,8 +2,10 @@
 
 Measured on every third Byler photo (84 photos, 605 dice) when it was set aside: 30.1% coverage at 96.7%
 accuracy among accepted dice, ~24 ms per 640x640 frame, versus 35.7% / 98.4% / ~30 ms for `read_dice`;
-it reads none of the simulated camera's rest frames either. Kept so the next round can continue from it;
-the weak points are listed in the docstrings below (see `_split` and `_single`) and in the round's report.
+it reads none of the simulated camera's rest frames either. On all 250 photos (bench/vision.py --reader
+pipfirst): 27.6% coverage at 97.0% accuracy (27 values read off non-dice), white dice 49.0% at 100%,
+16.4 ms median per frame (read_dice: 35.7% / 98.4% / 31 ms; the peer 2.5-2.9 ms). Kept so the next round
+can continue from it; the weak points are listed below.
 
 Pips first: pip-like spots of both polarities are found at a scale derived from the die size (calibrated,
 or measured from the spots themselves), linked where the face between two spots is clean, and each linked
