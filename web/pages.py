@@ -103,7 +103,8 @@ def _safe_next(target: str | None, fallback: str) -> str:
 def _page_data(service: Any | None) -> dict[str, Any]:
     """The JSON block every page embeds: language bundle, board in that language, the table's URLs."""
     lang: str = g.lang
-    data: dict[str, Any] = {"i18n": i18n.bundle(lang), "board": i18n.board_data(lang)}
+    # Card titles too: the dashboard's log and jail-card badges name cards in the page's language.
+    data: dict[str, Any] = {"i18n": i18n.bundle(lang), "board": i18n.board_data(lang), "cards": _cards(lang)}
     if service is not None:
         tid = service.id
         data["table"] = {
@@ -222,7 +223,6 @@ def clerk(table_id: str) -> Any:
     if not is_clerk(table_id):
         return redirect(url_for("pages.login", table_id=table_id))
     data = _page_data(service)
-    data["cards"] = _cards(g.lang)
     data["csrf"] = csrf_token()
     return render_template("clerk.html", table=service, data=data)
 

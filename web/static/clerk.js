@@ -289,6 +289,8 @@ function setupCamera() {
   });
   img.addEventListener("load", drawCorners);
   img.addEventListener("error", () => img.classList.add("missing"));
+  // The preview may have failed before this script ran (no camera: 404).
+  if (img.complete && !img.naturalWidth) img.classList.add("missing");
   drawCorners();
 }
 

@@ -227,7 +227,12 @@ function drawSquare(sq, state) {
   const banded = Boolean(sq.group && BOARD.colours[sq.group]);
   const lines = nameLines(sq.name, f.corner ? 14 : 11);
   const nameY = bandTop && banded ? -H / 2 + B.band + 18 : -H / 2 + 22;
-  lines.forEach((line, k) => tg.append(svg("text", { x: 0, y: nameY + k * 15, class: "sq-name", "text-anchor": "middle", text: line })));
+  lines.forEach((line, k) => {
+    // Squeeze a line wider than the square (long katakana names) instead of letting it spill over.
+    const est = [...line].reduce((n, ch) => n + (ch.charCodeAt(0) > 0x2e80 ? 12.5 : 7.2), 0);
+    const fit = est > W - 8 ? { textLength: W - 8, lengthAdjust: "spacingAndGlyphs" } : {};
+    tg.append(svg("text", Object.assign({ x: 0, y: nameY + k * 15, class: "sq-name", "text-anchor": "middle", text: line }, fit)));
+  });
   if (SQUARE_ICON[sq.type]) tg.append(svg("text", { x: 0, y: 30, class: "sq-icon", "text-anchor": "middle", text: SQUARE_ICON[sq.type] }));
   const priceY = bandTop || !banded ? H / 2 - 22 : H / 2 - B.band - 22;
   if (info) tg.append(svg("text", { x: 0, y: priceY, class: "sq-price", "text-anchor": "middle", text: money(info.price) }));
