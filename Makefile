@@ -17,12 +17,14 @@ setup: $(STAMP)
 run: $(STAMP)
 	$(BIN)/tableside run
 
-# Debian packages the browser and PostgreSQL tests use; skipped quietly where apt is not ours to use.
+# Debian packages the browser and PostgreSQL tests use (and a Japanese font for the screenshots);
+# skipped quietly where apt is not ours to use.
 system-deps:
 	@if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 	  need=""; \
 	  command -v chromium >/dev/null 2>&1 || need="$$need chromium"; \
 	  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$$need postgresql"; \
+	  ls /usr/share/fonts/opentype/ipafont-gothic >/dev/null 2>&1 || need="$$need fonts-ipafont-gothic"; \
 	  if [ -n "$$need" ]; then \
 	    echo "installing Debian packages:$$need"; \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null) \
