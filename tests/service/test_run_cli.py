@@ -96,6 +96,24 @@ def test_tableside_run_serves_plays_stops_and_resumes(tmp_path: Path) -> None:
         assert head[1].strip() == "event: update"
         assert json.loads(head[2].removeprefix("data: "))["state"]["table"]["id"] == "demo"
 
+        # Live clients each hold a server thread: 12 open streams and the API still answers, each stream
+        # gets the next commit.
+        streams = [urllib.request.urlopen(run.base + "/api/tables/demo/stream", timeout=10) for _ in range(12)]
+        try:
+            for st in streams:
+                assert st.readline().startswith(b"id: ")
+            t1 = time.monotonic()
+            assert run.get("/api/tables")[0]["id"] == "demo"
+            api_with_streams_s = time.monotonic() - t1
+            for st in streams:
+                while not st.readline().startswith(b"data: "):
+                    pass  # the first (hello) message
+                while not st.readline().startswith(b"data: "):
+                    pass  # a later one: the camera's next throw reached every client
+        finally:
+            for st in streams:
+                st.close()
+
         # Bad input: one-line JSON errors, nothing stored.
         seq = run.get("/api/tables/demo/state")["table"]["seq"]
         events_before = run.get(f"/api/tables/demo/events?after={seq}")
@@ -122,7 +140,8 @@ def test_tableside_run_serves_plays_stops_and_resumes(tmp_path: Path) -> None:
         assert again.get("/api/tables/demo/state")["table"]["seq"] >= int(m.group(2))
     finally:
         again.stop()
-    print(f"\nfirst applied camera roll {first_applied_s:.1f} s after the server was up; "
+    print(f"\nfirst applied camera roll {first_applied_s:.1f} s after the server was up; API answered in "
+          f"{api_with_streams_s * 1000:.0f} ms with 12 streams open; "
           f"resumed at event {m.group(2)}")
 
     # Export (JSON and CSV) and import: the record replays into an equal game.
