@@ -240,6 +240,7 @@ class TableService:
         self._camera = CameraStatus(reader=reader if source is not None else "")
         self._frame: Frame | None = None
         self._jpeg: tuple[int, bytes] | None = None
+        self._recalibrated = threading.Event()  # the camera loop rebuilds its reader and watcher
 
         self.game_id = 0
         self._seq = 0
@@ -527,6 +528,27 @@ class TableService:
             with self._lock:
                 self._publish("camera", [], roll=None)
 
+    def set_corners(self, points: Sequence[tuple[float, float]]) -> dict[str, Any]:
+        """Calibrate the camera view from four clicked board corners (a board without markers): stored as a
+        new calibration row, then used by the reader and the watcher from the next frame on."""
+        from calibration.fit import from_corners
+
+        if self.calibration is not None:
+            size = self.calibration.image_size
+        elif self._frame is not None:
+            h, w = self._frame.image.shape[:2]
+            size = (int(w), int(h))
+        else:
+            raise ServiceError("no camera picture yet to calibrate against")
+        cal = from_corners(points, size)  # CalibrationError (a ValueError) names a bad corner
+        with store.session_scope(self.db) as s:
+            store.save_calibration(s, table_id=self.id, data=cal.to_json())
+        self.calibration = cal
+        self._recalibrated.set()
+        with self._lock:
+            self._publish("camera", [], roll=None)
+        return cal.to_json()
+
     def _make_reader(self) -> Callable[[Any], DiceReading]:
         if self.reader == "sim-truth":
             from hardware.simcam import SimulatedCamera
@@ -600,6 +622,11 @@ class TableService:
                 return
             self._frame = frame
             self._camera.frames += 1
+            if self._recalibrated.is_set():
+                self._recalibrated.clear()
+                reader = self._make_reader()
+                watcher = RollWatcher(reader=reader, calibration=self.calibration,
+                                      config=self.watcher_config or WatcherConfig())
             try:
                 event = watcher.feed(frame)
                 if event is not None:

@@ -308,7 +308,7 @@ def legal(table_id: str) -> Response:
 @require_clerk
 def calibration(table_id: str) -> Response:
     """Four clicked corners (image pixels: top-left, top-right, bottom-right, bottom-left) for the camera.
-    The service applies them where it offers `set_corners`; the contract does not name it yet."""
+    The service stores them as a new calibration and reads with it from the next frame on."""
     service = _table(table_id)
     body = request.get_json(silent=True) or {}
     corners = body.get("corners")
@@ -322,5 +322,10 @@ def calibration(table_id: str) -> Response:
     setter = getattr(service, "set_corners", None)
     if setter is None:
         return _json_error(501, "unsupported", "this table service cannot take corners yet")
-    setter([(float(x), float(y)) for x, y in corners])
-    return jsonify({"ok": True})
+    try:
+        cal = setter([(float(x), float(y)) for x, y in corners])
+    except ValueError as exc:  # a corner outside the picture, a degenerate quadrilateral
+        return _json_error(400, "invalid", str(exc))
+    except RuntimeError as exc:  # no picture yet
+        return _json_error(409, "unavailable", str(exc))
+    return jsonify({"ok": True, "calibration": cal})
