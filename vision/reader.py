@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from calibration.model import Calibration
 from vision.bodies import Body, segment
+from vision.darkpips import SIDE_PER_G, LightFace, read_light_faces
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.reading import DiceReading, Die, Verdict
 
@@ -84,31 +85,52 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
     h, w = frame.shape[:2]
     hint = _calibrated_die_size(calibration, (w, h))
-    seg = segment(frame, hint)
     poly = _polygon(calibration, (w, h))
+    gray = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    # Light dice with dark pips first (white dice, the usual kind): pips, a legal layout, a light face.
+    light = read_light_faces(gray, hint / SIDE_PER_G if hint else None, frame)
     dice: list[Die] = []
     problems: list[str] = []
-    for body, face in _candidate_faces(frame, seg.bodies, seg.die_size):
-        if face.value is None and not face.pips:
-            # Nothing pip-like at all: a die-sized blob that isn't a die (a marker, a token, a stain).
-            continue
-        on_board = True
-        if poly is not None:
-            on_board = cv2.pointPolygonTest(poly, (float(body.center[0]), float(body.center[1])), False) >= 0
-        box = cv2.boxPoints((body.center, body.size, body.angle))
-        dice.append(Die(
-            value=face.value,
-            center=(float(body.center[0]), float(body.center[1])),
-            confidence=face.confidence,
-            on_board=bool(on_board),
-            size=float(np.sqrt(body.area)),
-            corners=tuple((float(x), float(y)) for x, y in box),
-        ))
-        problems.append(face.reason)
+    for f in light:
+        dice.append(_light_die(f, poly))
+        problems.append(f.reason)
+    unit = float(np.median([f.side for f in light])) if light else (hint or 0.0)
+    # Dice of other colours (and light dice the pip-first pass could not place) from their bodies: only
+    # when the light pass has not already accounted for every die the throw should have.
+    if not (hint and expect is not None and len(light) >= expect):
+        seg = segment(frame, hint)
+        unit = unit or seg.die_size
+        for body, face in _candidate_faces(frame, seg.bodies, seg.die_size):
+            if face.value is None and not face.pips:
+                # Nothing pip-like at all: a die-sized blob that isn't a die (a marker, a token, a stain).
+                continue
+            if any(np.hypot(body.center[0] - f.centre[0], body.center[1] - f.centre[1]) < 0.6 * f.side
+                   for f in light):
+                continue  # the same die, already read from its pips
+            dice.append(_body_die(body, face, poly))
+            problems.append(face.reason)
     # Reading order: top to bottom, then left to right, so "die 2" means the same die to a person.
-    order = sorted(range(len(dice)), key=lambda i: (round(dice[i].center[1] / max(seg.die_size, 1.0)),
+    order = sorted(range(len(dice)), key=lambda i: (round(dice[i].center[1] / max(unit, 1.0)),
                                                    dice[i].center[0]))
     return _verdict(tuple(dice[i] for i in order), [problems[i] for i in order], expect)
+
+
+def _on_board(poly: NDArray[np.float32] | None, xy: tuple[float, float]) -> bool:
+    return poly is None or cv2.pointPolygonTest(poly, (float(xy[0]), float(xy[1])), False) >= 0
+
+
+def _light_die(f: LightFace, poly: NDArray[np.float32] | None) -> Die:
+    box = cv2.boxPoints((f.centre, (f.side, f.side), float(np.degrees(f.theta))))
+    return Die(value=f.value, center=(float(f.centre[0]), float(f.centre[1])), confidence=f.confidence,
+               on_board=_on_board(poly, f.centre), size=f.side,
+               corners=tuple((float(x), float(y)) for x, y in box))
+
+
+def _body_die(body: Body, face: Face, poly: NDArray[np.float32] | None) -> Die:
+    box = cv2.boxPoints((body.center, body.size, body.angle))
+    return Die(value=face.value, center=(float(body.center[0]), float(body.center[1])),
+               confidence=face.confidence, on_board=_on_board(poly, body.center), size=float(np.sqrt(body.area)),
+               corners=tuple((float(x), float(y)) for x, y in box))
 
 
 def _verdict(dice: tuple[Die, ...], problems: list[str], expect: int | None) -> DiceReading:

@@ -1,9 +1,9 @@
 """The real reader (`vision.read_dice`) on the simulated camera's frames, alone and behind the watcher.
 
-These compare the reader with the simulator's ground truth. When they were written the reader (built in
-parallel) found no dice on the simulated board: with the calibration it returns "no dice found" for the
-rest frames of every throw kind, without it it takes the red hotel and the board's lettering for dice.
-They are marked xfail (not strict) so the suite shows XPASS the day the reader handles these renders;
+These compare the reader with the simulator's ground truth. The pip-first pass for light dice with dark
+pips (vision/darkpips.py) reads the ok, off-board and stacked rest frames. A cocked die leaning on the
+hotel still shows a face with a legal, square-looking layout (a 2 or a 5 at full size) and is read as a
+flat die on some seeds: those cases stay xfail (not strict) until the reader tells a leaning die apart;
 the renders themselves are checked in test_simcam.py (white body, dark pips, at the true positions).
 """
 
@@ -19,7 +19,7 @@ from vision.watcher import RollWatcher
 
 read_dice = pytest.importorskip("vision").read_dice
 
-KNOWN_GAP = pytest.mark.xfail(strict=False, reason="read_dice finds no dice on the simulated board (see module doc)")
+KNOWN_GAP = pytest.mark.xfail(strict=False, reason="a cocked die leaning on the hotel is read as flat (see module doc)")
 
 
 def _rest_frame(kind: str, seed: int) -> tuple[SimulatedCamera, object]:
@@ -28,10 +28,11 @@ def _rest_frame(kind: str, seed: int) -> tuple[SimulatedCamera, object]:
     return cam, frames[-1]
 
 
-@KNOWN_GAP
 @pytest.mark.parametrize("kind", ["ok", "off_board", "cocked", "stacked"])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_reader_on_rest_frames(kind: str, seed: int) -> None:
+def test_reader_on_rest_frames(kind: str, seed: int, request: pytest.FixtureRequest) -> None:
+    if kind == "cocked" and seed == 2:
+        request.applymarker(KNOWN_GAP)
     cam, frame = _rest_frame(kind, seed)
     (truth,) = cam.throws
     reading = read_dice(frame.image, calibration=cam.calibration(), expect=2)  # type: ignore[attr-defined]

@@ -6,8 +6,9 @@ one). Accuracy is correct / accepted; values read where no die is labelled are c
 too. Coverage is accepted / labelled. Colour classes come from the pixels, as described in byler_data.py.
 
 The floors are what this reader measured (see bench/vision.py for the full print-out) minus a small margin.
-They are far below the issue's targets (99.5% accuracy, 90% coverage, 98% for white dice): the reader is
-not there yet, and these tests keep it from sliding back while it gets there.
+Overall they are far below the issue's targets (99.5% accuracy, 90% coverage, 98% for white dice): white
+dice (read pip-first, vision/darkpips.py) are at 90% coverage / 99.4% accuracy, dark and coloured dice
+(read body-first) at about a third; these tests keep the reader from sliding back while it gets there.
 """
 
 from __future__ import annotations
@@ -33,20 +34,20 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 98.44% (630/640); with the 1 value read off an unlabelled spot 98.28%
-    assert score.overall.accuracy >= 0.975
-    assert score.accuracy_with_false >= 0.97
-    assert score.false_dice <= 6
+    # measured 98.79% (732/741); with the 2 values read off unlabelled spots 98.52%
+    assert score.overall.accuracy >= 0.98
+    assert score.accuracy_with_false >= 0.975
+    assert score.false_dice <= 5
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 35.7% overall
-    assert score.overall.coverage >= 0.33
+    # measured 41.3% overall
+    assert score.overall.coverage >= 0.39
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured: white 40.4% coverage / 97.5% accuracy, dark 32.2% / 98.7%, coloured 37.2% / 98.5%
-    floors = {"white": (0.35, 0.95), "dark": (0.30, 0.97), "coloured": (0.33, 0.97)}
+    # measured: white 90.4% coverage / 99.4% accuracy (178/179), dark 32.4% / 98.7%, coloured 37.3% / 98.5%
+    floors = {"white": (0.88, 0.985), "dark": (0.30, 0.97), "coloured": (0.35, 0.97)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
         assert t.coverage >= cov, (colour, t.coverage)
@@ -54,14 +55,14 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 28 / 40 / 44 / 41 / 43 / 15 %; accuracy 98.8 / 96.8 / 99.3 / 98.4 / 99.3 / 97.7 %
+    # measured coverage 1..6: 30 / 46 / 50 / 46 / 50 / 24 %; accuracy 98.9 / 97.9 / 99.4 / 98.5 / 99.4 / 98.5 %
     for value in range(1, 7):
         t = score.by_value[value]
-        assert t.coverage >= 0.12, (value, t.coverage)
-        assert t.accuracy >= 0.90, (value, t.accuracy)
+        assert t.coverage >= (0.22 if value == 6 else 0.27), (value, t.coverage)
+        assert t.accuracy >= 0.95, (value, t.accuracy)
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured: 18 of 250 photos `ok` with every die right; 2 `ok` with a die wrong or missed
-    assert score.images_ok_correct >= 14
-    assert score.images_ok_wrong <= 3
+    # measured: 27 of 250 photos `ok` with every die right; 1 `ok` with a die wrong or missed
+    assert score.images_ok_correct >= 24
+    assert score.images_ok_wrong <= 2

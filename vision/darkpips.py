@@ -1,0 +1,322 @@
+"""Light dice with dark pips (white Monopoly dice, the simulated camera's): found pips first, then the die.
+
+Pure: a grey image (and the die size when calibrated) in, faces out. Dark round spots are found with one
+black-hat at the scale of a pip. Every pair of spots that could be the two diagonal corners of one face
+proposes a whole face: its centre (their midpoint), pitch g (a corner's offset from the centre along
+one grid axis) and orientation. The face a proposal stands for is every spot of similar contrast that
+falls within its 3x3 grid; the proposal is a die only if those spots fill a legal d6 layout exactly,
+the cells that layout leaves empty are really empty, nothing else dark sits on the face, and a light face
+ringed by an edge surrounds it at the size a face of that pitch has. Proposals are judged all at once with
+numpy; only the few legal ones are checked further. A lone spot is a 1 on the same conditions.
+
+Because the face is taken as the spots inside one proposal's grid (not a connected group of spots), die
+bevel corners and side-face pips (outside the grid), and the pips of a touching die, never spoil a face.
+Board lettering, grid lines and coloured pieces carry no legal layout of round spots on a light square.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.layout import LAYOUTS, fit_layout
+from vision.pips import Candidates, detect, odd, sample
+
+U8 = NDArray[np.uint8]
+F64 = NDArray[np.float64]
+
+# A face's side over its pitch g: the outer pips of standard dice sit ~0.27 of the side from the centre
+# (3.7 g), the simulated camera's at 0.25 (4.0 g).
+SIDE_PER_G = 3.85
+# Pip diameter over pitch on the dice measured (Byler photos, simulated camera: 0.6-0.7).
+PIP_D_PER_G = 0.65
+KERNEL_PER_DIAM = 2.4  # black-hat kernel in pip diameters: fills a pip, not the face around it
+MIN_SPOT = 14.0  # grey levels: weaker spots are JPEG noise or paper texture
+MAX_ELONG = 2.0  # pips seen from above are round; side-face pips, edges and lettering strokes are not
+RESID = 0.3  # a spot further than this from its grid cell (in pitches) is off the grid
+# The grid a diagonal pair proposes is square; a 6's rows are often closer than its columns (0.35-0.4 off)
+# and perspective adds more, so proposals allow more and the least-squares fit then decides.
+PROPOSAL_RESID = 0.42
+EMPTY_SHARE = 0.45  # an empty cell responding above this share of the weakest pip holds a missed pip
+G_TOL = (0.8, 1.25)  # face pitch around the calibrated pitch
+MAX_SKEW = 1.25  # singular-value ratio of the pip grid: beyond it the face is seen at a slant (cocked)
+MAX_CHROMA = 60.0  # channel spread of a white, grey or cream face (Byler's white dice: up to ~40)
+# Bit of each grid cell (column u, row v in -1..1) in a 9-bit occupancy mask.
+_BIT = {(u, v): 1 << ((u + 1) * 3 + (v + 1)) for u in (-1, 0, 1) for v in (-1, 0, 1)}
+_LEGAL = {sum(_BIT[c] for c in cells): n for n, ls in LAYOUTS.items() for cells in ls}
+
+
+@dataclass(frozen=True)
+class LightFace:
+    """One face read (value) or refused (value None, reason) in frame pixels."""
+
+    value: int | None
+    centre: tuple[float, float]
+    g: float  # pitch, pixels
+    theta: float  # grid orientation, radians
+    confidence: float
+    reason: str
+    pips: tuple[tuple[float, float], ...]
+
+    @property
+    def side(self) -> float:
+        return SIDE_PER_G * self.g
+
+
+def spots(gray: U8, pip_d: float) -> tuple[Candidates, U8]:
+    """Round dark spots about a pip wide, and the black-hat response they came from."""
+    k = odd(KERNEL_PER_DIAM * pip_d)
+    ker = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
+    resp = np.asarray(cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, ker), (3, 3), 0.8),
+                      dtype=np.uint8)
+    c = detect(resp, MIN_SPOT, k // 2 + 1, True)
+    ok = (c.elong < MAX_ELONG) & (c.radius >= 0.75) & (c.radius <= 0.45 * k)
+    return _one_per_spot(c.take(np.nonzero(ok)[0])), resp
+
+
+def _one_per_spot(c: Candidates) -> Candidates:
+    """A flat-bottomed (saturated) pip gives several maxima a few pixels apart: keep the strongest."""
+    if len(c) < 2:
+        return c
+    order = np.argsort(-c.peak, kind="stable")
+    xy, rad = c.xy[order], c.radius[order]
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    close = d < np.maximum(2.5, 1.2 * np.maximum(rad[:, None], rad[None, :]))
+    keep = np.ones(len(c), bool)
+    for a in range(len(c)):
+        if keep[a]:
+            keep[a + 1:] &= ~close[a, a + 1:]
+    return c.take(order[keep])
+
+
+def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None) -> list[LightFace]:
+    """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any.
+
+    With the colour frame `bgr`, only white, grey or cream faces are kept: on yellow or pale green dice the
+    body-first reader does better (their lone pips and oblique 2s were misread here: 8 of 50 on Byler).
+    """
+    pip_d = PIP_D_PER_G * g_known if g_known else min(gray.shape[:2]) / 80.0
+    c, resp = spots(gray, pip_d)
+    faces = _proposals(gray, c, resp, g_known)
+    # Lone pips (1s) need the frame's pitch: calibrated, or the one of the faces already read.
+    g_frame = float(np.median([f.g for f in faces])) if g_known is None and faces else g_known or 0.0
+    used = {p for f in faces for p in f.pips}
+    if g_frame > 0:
+        faces += _ones(gray, c, resp, g_frame, used)
+    if bgr is not None:
+        faces = [f for f in faces if _chroma(bgr, f) <= MAX_CHROMA]
+    return _resolve(faces)
+
+
+def _chroma(bgr: U8, f: LightFace) -> float:
+    """Median max-min channel spread over the face's pip-free points (0 for white or grey)."""
+    cth, sth = np.cos(f.theta), np.sin(f.theta)
+    pts = np.array(f.centre) + (_CLEAR * f.g) @ np.array([[cth, sth], [-sth, cth]])
+    h, w = bgr.shape[:2]
+    x = np.clip(np.rint(pts[:, 0]), 0, w - 1).astype(np.int64)
+    y = np.clip(np.rint(pts[:, 1]), 0, h - 1).astype(np.int64)
+    px = bgr[y, x].astype(np.float64)
+    return float(np.median(px.max(axis=1) - px.min(axis=1)))
+
+
+def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None) -> list[LightFace]:
+    n = len(c)
+    if n < 2:
+        return []
+    z = c.xy[:, 0] + 1j * c.xy[:, 1]
+    i, j = np.triu_indices(n, 1)
+    d = np.abs(z[j] - z[i])
+    g = d / (2.0 * np.sqrt(2.0))
+    r = 0.5 * (c.radius[i] + c.radius[j])
+    keep = (np.minimum(c.peak[i], c.peak[j]) >= 0.45 * np.maximum(c.peak[i], c.peak[j]))
+    keep &= np.minimum(c.radius[i], c.radius[j]) >= 0.5 * np.maximum(c.radius[i], c.radius[j])
+    if g_known:
+        keep &= (g >= G_TOL[0] * g_known) & (g <= G_TOL[1] * g_known)
+    else:
+        keep &= (g >= 3.0) & (g <= 20.0)
+    # A pip's radius is about a third of the pitch (0.2-0.5 allows for blur and JPEG).
+    keep &= (r >= 0.17 * g) & (r <= 0.55 * g)
+    i, j, g = i[keep], j[keep], g[keep]
+    if i.size == 0:
+        return []
+    centre = 0.5 * (z[i] + z[j])
+    # Corner i at cell (-1, -1), corner j at (1, 1): the grid's u axis is 45 degrees before i->j.
+    rot = np.exp(-1j * (np.angle(z[j] - z[i]) - np.pi / 4)) / g
+    q = (z[None, :] - centre[:, None]) * rot[:, None]  # (H, N) spot positions in pitches
+    cu, cv = np.rint(q.real), np.rint(q.imag)
+    res = np.abs(q - (cu + 1j * cv))
+    weak = np.minimum(c.peak[i], c.peak[j])
+    similar = (c.peak[None, :] >= 0.45 * weak[:, None])
+    on_grid = (np.abs(cu) <= 1) & (np.abs(cv) <= 1) & (res < PROPOSAL_RESID) & similar
+    # Anything dark and pip-like on the face that is off the grid spoils it (a letter, dirt, another die).
+    on_face = (np.abs(q.real) < 1.6) & (np.abs(q.imag) < 1.6)
+    stray = on_face & ~on_grid & similar
+    bits = np.where(on_grid, 1 << ((cu + 1) * 3 + (cv + 1)).astype(np.int64).clip(0, 8), 0)
+    mask = np.bitwise_or.reduce(bits, axis=1)
+    count = on_grid.sum(axis=1)
+    legal = np.array([_LEGAL.get(int(m), 0) == k for m, k in zip(mask, count, strict=True)]) & ~stray.any(axis=1)
+    out: list[LightFace] = []
+    seen: set[tuple[int, ...]] = set()
+    for h in np.nonzero(legal)[0]:
+        members = np.nonzero(on_grid[h])[0]
+        key = tuple(members.tolist())
+        if key in seen:
+            continue
+        seen.add(key)
+        face = _check(gray, c, resp, members, g_known)
+        if face is not None:
+            out.append(face)
+    return out
+
+
+def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_known: float | None) -> LightFace | None:
+    pts = c.xy[members]
+    fit = fit_layout(pts)
+    if fit.value is None or fit.value != len(members):
+        return None
+    g = fit.grid
+    if g_known and not G_TOL[0] * g_known <= g <= G_TOL[1] * g_known:
+        return None
+    weakest = float(c.peak[members].min())
+    empty = fit.empty_cells()
+    worst = 0.0
+    if len(empty):
+        off = np.array([(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)], np.float64) * max(1.0, 0.25 * g)
+        worst = float(sample(resp, empty[:, None, :] + off[None, :, :]).max())
+    if worst > EMPTY_SHARE * weakest:
+        return None
+    # Nothing else dark anywhere on the face: a dense lattice over the face, away from the pips found,
+    # must stay below the same share (merged or missed pips of a bigger face, letters, a crease).
+    cth, sth = np.cos(fit.theta), np.sin(fit.theta)
+    lat = np.array(fit.centre) + (_LATTICE * g) @ np.array([[cth, sth], [-sth, cth]])
+    dpip = np.hypot(lat[:, None, 0] - pts[None, :, 0], lat[:, None, 1] - pts[None, :, 1]).min(axis=1)
+    rpip = float(c.radius[members].max())
+    # A pip's response has tails: half-width radius r, so stay 1.5 r + 1.5 px clear (under a pitch).
+    away = dpip > 1.5 * rpip + 1.5
+    if away.any():
+        worst = max(worst, float(sample(resp, lat[away]).max()))
+    if worst > EMPTY_SHARE * weakest:
+        return None
+    extent = _body(gray, fit.centre, g, fit.theta, weakest)
+    if extent is None:
+        return None
+    pips = tuple((float(x), float(y)) for x, y in pts)
+    margin = 1.0 - worst / max(weakest, 1.0)
+    conf = float(np.clip(0.5 * (1.0 - fit.resid / RESID) + 0.5 * margin, 0.0, 1.0))
+    if fit.skew > MAX_SKEW:
+        return LightFace(None, fit.centre, g, fit.theta, 0.0, "cocked: the top face is seen at a slant", pips)
+    return LightFace(fit.value, fit.centre, g, fit.theta, max(conf, 0.5), "", pips)
+
+
+# Points of a face that no legal layout covers (grid coordinates, pitches): between the pip cells.
+_CLEAR = np.array([(a, b) for a in (-0.5, 0.5) for b in (-0.5, 0.5)]
+                  + [(a * 1.5, b * 0.5) for a in (-1, 1) for b in (-1, 1)]
+                  + [(a * 0.5, b * 1.5) for a in (-1, 1) for b in (-1, 1)], np.float64)
+# A lattice over the face (grid coordinates, pitches), inside its rim.
+_LATTICE = np.array([(a, b) for a in np.linspace(-1.6, 1.6, 9) for b in np.linspace(-1.6, 1.6, 9)])
+# Sixteen ray directions from the face centre (relative to the grid), and where along each a square of
+# half-side 1 ends: 1 / max(|cos|, |sin|), except that dice have rounded corners and bevels, so towards a
+# corner the outline comes in well before the square's corner (measured: ~1.2 instead of 1.41).
+_RAY_A = np.arange(16) * np.pi / 8
+_RAY_END = np.minimum(1.0 / np.maximum(np.abs(np.cos(_RAY_A)), np.abs(np.sin(_RAY_A))), 1.22)
+_RAY_R = np.arange(1.0, 3.4, 0.1)
+
+
+def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contrast: float,
+          clear_from: float | None = None) -> float | None:
+    """The face's half-side in pitches if a light, even face with an edge all round surrounds `centre`.
+
+    The face between the pip cells (points no legal layout covers) must be one shade to within a share of
+    the pips' contrast; then each of sixteen rays from the centre must cross an edge (rim, bevel, shadow,
+    background) where a square face of one half-side s ends, s between 1.6 and 2.2 pitches. With
+    `clear_from` (pixels: a lone pip's reach), a ray counts only if nothing dark lies on it between there
+    and the rim, so that the pips of a bigger face around a lone spot are not taken for its rim.
+    """
+    cth, sth = np.cos(theta), np.sin(theta)
+    rot = np.array([[cth, sth], [-sth, cth]])
+    clear = np.array(centre) + (_CLEAR * g) @ rot
+    vals = sample(gray, clear)
+    face = float(np.median(vals))
+    if np.abs(vals - face).max() > 0.4 * contrast:
+        return None
+    ang = theta + _RAY_A
+    rs = _RAY_R * g
+    xy = np.stack([centre[0] + rs[None, :] * np.cos(ang)[:, None],
+                   centre[1] + rs[None, :] * np.sin(ang)[:, None]], axis=-1)
+    prof = sample(gray, xy)  # (16, R)
+    # Rims are soft (blur, bevels, a dull die on a pale cloth): compare across 0.6 pitch, not a pixel.
+    step = np.abs(prof[:, 6:] - prof[:, :-6])
+    rmid = _RAY_R[3:-3]
+    strong = step >= max(10.0, 0.1 * contrast)
+    dip = np.zeros_like(prof, dtype=bool)
+    if clear_from is not None:
+        dip = (prof < face - 0.4 * contrast) & (rs[None, :] > clear_from)
+    best_s, best_hit = 0.0, 0.0
+    for s in np.arange(1.6, 2.25, 0.05):
+        want = s * _RAY_END[:, None]
+        near = np.abs(rmid[None, :] - want) <= 0.35
+        ok = (near & strong).any(axis=1)
+        if clear_from is not None:
+            ok &= ~(dip & (_RAY_R[None, :] < want - 0.35)).any(axis=1)
+        share = float(ok.mean())
+        if share > best_hit:
+            best_s, best_hit = float(s), share
+    if best_hit < 0.75:
+        return None
+    return best_s
+
+
+def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, float]]) -> list[LightFace]:
+    """Lone spots that are a 1: nothing else dark on a light die-sized face around them."""
+    out: list[LightFace] = []
+    for k in range(len(c)):
+        xy = (float(c.xy[k, 0]), float(c.xy[k, 1]))
+        if xy in used:
+            continue
+        r = float(c.radius[k])
+        # A 1's pip is as big as the others or bigger (0.25-0.9 g in radius).
+        if not 0.22 * g <= r <= 0.9 * g:
+            continue
+        dist = np.hypot(c.xy[:, 0] - xy[0], c.xy[:, 1] - xy[1])
+        # Alone on its die: the nearest pip of a touching die is ~2.7 pitches away or more (a
+        # flat die's side-face pips come a little closer).
+        if np.any((dist > 0.5) & (dist < 2.3 * g) & (c.peak >= 0.3 * c.peak[k])):
+            continue
+        # Nothing else dark on the face: the lattice over a face of this pitch, away from the pip.
+        lat = np.array(xy) + _LATTICE * g
+        away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * g)
+        if float(sample(resp, lat[away]).max()) > EMPTY_SHARE * float(c.peak[k]):
+            continue
+        best = None
+        # The die's orientation is unknown: try the grid at a few angles, keep the one whose edge fits;
+        # dice in one frame may differ in size, so try pitches from the frame's upwards too.
+        for gg in (1.5 * g, 1.25 * g, g):
+            lat = np.array(xy) + _LATTICE * gg
+            away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * gg)
+            if float(sample(resp, lat[away]).max()) > EMPTY_SHARE * float(c.peak[k]):
+                continue
+            for th in np.arange(0.0, np.pi / 2, np.pi / 12):
+                if _body(gray, xy, gg, float(th), float(c.peak[k]), r + 1.5) is not None:
+                    best = (float(th), gg)
+                    break
+            if best is not None:
+                break
+        if best is None:
+            continue
+        out.append(LightFace(1, xy, best[1], best[0], 0.6, "", (xy,)))
+    return out
+
+
+def _resolve(faces: list[LightFace]) -> list[LightFace]:
+    """One face per die: more pips first (a face's subsets also look like faces), then confidence."""
+    faces = sorted(faces, key=lambda f: (len(f.pips), f.confidence), reverse=True)
+    kept: list[LightFace] = []
+    for f in faces:
+        if any(np.hypot(f.centre[0] - o.centre[0], f.centre[1] - o.centre[1]) < 0.8 * max(f.side, o.side)
+               or set(f.pips) & set(o.pips) for o in kept):
+            continue
+        kept.append(f)
+    return kept
