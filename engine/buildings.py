@@ -428,6 +428,19 @@ def _maybe_close(tx: Tx) -> None:
     tx.replace_head(replace(a, placing=True))
 
 
+def tidy(tx: Tx) -> None:
+    """After any command: a shortage auction nobody can act in any more (bidders gone by mortgaging or
+    bankruptcy, a winner with nowhere left to build) is closed rather than left hanging (M.BUILD.6)."""
+    a = tx.state.head
+    if not isinstance(a, BuildingAuction):
+        return
+    if a.placing:
+        if a.high_bidder is None or not _placeable(tx.state, a.high_bidder, a.unit):
+            _void_win(tx, a.high_bidder or "")
+        return
+    _maybe_close(tx)
+
+
 def _void_win(tx: Tx, player: str) -> None:
     """A winner who can't pay voids the win; declarations are taken again without them (M.BUILD.6)."""
     tx.pop()
@@ -529,7 +542,8 @@ def check_sell(state: GameState, player: str, deed: str, count: int,
     return after
 
 
-def _hotel_layout(state: GameState, player: str, deed: str, layout: dict[str, int] | None) -> dict[str, int]:
+def _hotel_layout(state: GameState, player: str, deed: str, layout: dict[str, int] | None,
+                  keep_hotels: bool = True) -> dict[str, int]:
     group = DEEDS[deed].group
     deeds = GROUPS[group]
     before = {d: level(state, d) for d in deeds}
@@ -539,20 +553,27 @@ def _hotel_layout(state: GameState, player: str, deed: str, layout: dict[str, in
         after = {d: int(layout.get(d, before[d])) for d in deeds}
         _check_layout(state, player, deed, before, after)
         return after
-    best: dict[str, int] | None = None
-    best_key: tuple[int, int] = (-1, 0)
-    for combo in itertools.product(*(range(before[d] + 1) for d in deeds)):
-        after = dict(zip(deeds, combo, strict=True))
+    combos = [
+        dict(zip(deeds, combo, strict=True))
+        # By default other hotels stay: selling several needs an explicit layout.
+        for combo in itertools.product(*(
+            range(min(before[d], 4) + 1) if d == deed else (
+                (HOTEL,) if before[d] == HOTEL and keep_hotels else range(before[d] + 1))
+            for d in deeds
+        ))
+        if max(combo) - min(combo) <= 1
+    ]
+    # Keep the most; the fewest on the deed losing its hotel (the worked example's 4,4,H -> 3,3,2).
+    combos.sort(key=lambda after: (sum(after.values()), -after[deed]), reverse=True)
+    for after in combos:
         try:
             _check_layout(state, player, deed, before, after)
         except IllegalCommand:
             continue
-        key = (sum(combo), -after[deed])  # keep the most; the fewest on the deed losing its hotel
-        if key > best_key:
-            best, best_key = after, key
-    if best is None:
-        raise IllegalCommand("M.BUILD.8", f"the hotel on {deed} can't be sold evenly with the houses available")
-    return best
+        return after
+    raise IllegalCommand(
+        "M.BUILD.8", f"the hotel on {deed} can't be sold evenly with the houses available: give a layout for {group}"
+    )
 
 
 def _check_layout(state: GameState, player: str, deed: str, before: dict[str, int], after: dict[str, int]) -> None:
@@ -582,6 +603,21 @@ def _check_layout(state: GameState, player: str, deed: str, before: dict[str, in
             "M.BUILD.8",
             f"houses from the bank only to the minimum needed: ${proceeds - half} already covers ${shortfall}",
         )
+
+
+def group_sale_layout(state: GameState, player: str, deed: str) -> dict[str, int] | None:
+    """A layout selling other hotels of the group too, for when selling one alone can't be even (H,H,H)."""
+    try:
+        check_sell(state, player, deed, 1)
+        return None
+    except IllegalCommand:
+        pass
+    if level(state, deed) != HOTEL or not can_sell_now(state, player) or state.deeds[deed].owner != player:
+        return None
+    try:
+        return _hotel_layout(state, player, deed, None, keep_hotels=False)
+    except IllegalCommand:
+        return None
 
 
 def sell_building(tx: Tx, c: cmd.SellBuilding) -> None:

@@ -11,8 +11,8 @@ import random
 from engine import commands as cmd
 from engine import events as ev
 from engine.board import DEEDS
-from engine.buildings import bidders, check_build, check_place, check_sell, min_bid
-from engine.errors import IllegalCommand
+from engine.buildings import bidders, check_build, check_place, check_sell, group_sale_layout, min_bid
+from engine.errors import IllegalCommand, InvalidCommand
 from engine.finance import liquidation_value
 from engine.game import run, start
 from engine.state import (
@@ -52,12 +52,16 @@ def _raise_cash(state: GameState, player: str) -> cmd.Command | None:
             except IllegalCommand:
                 continue
             return cmd.SellBuilding(player=player, deed=d, count=1)
+    for d in state.owned_by(player):
+        layout = group_sale_layout(state, player, d) if state.deeds[d].hotel else None
+        if layout is not None:
+            return cmd.SellBuilding(player=player, deed=d, count=1, layout=layout)
     return None
 
 
 def _build(state: GameState, player: str) -> cmd.Command | None:
     """Between turns, a rich player builds one house on a whole group (M.BUILD.1-2)."""
-    if state.head is not None or state.player(player).cash < 600:
+    if state.head is not None or state.ending is not None or state.player(player).cash < 600:
         return None
     for d in state.owned_by(player):
         if DEEDS[d].kind != "street":
@@ -73,13 +77,16 @@ def _build(state: GameState, player: str) -> cmd.Command | None:
 def _building_auction(state: GameState, a: BuildingAuction, rng: random.Random) -> cmd.Command:
     if a.placing:
         name = a.high_bidder or ""
+        places = []
         for d in state.owned_by(name):
-            if DEEDS[d].kind == "street" and DEEDS[d].house_cost <= a.high_bid:
-                try:
-                    check_place(state, name, d)
-                except IllegalCommand:
-                    continue
-                return cmd.PlaceBuilding(player=name, deed=d)
+            try:
+                check_place(state, name, d)
+            except (IllegalCommand, InvalidCommand):
+                continue
+            places.append(d)
+        covered = [d for d in places if DEEDS[d].house_cost <= a.high_bid]
+        if covered or places:
+            return cmd.PlaceBuilding(player=name, deed=(covered or places)[0])
     for name in bidders(state, a):
         if name in a.out or (name == a.high_bidder and not a.held):
             continue
@@ -87,7 +94,7 @@ def _building_auction(state: GameState, a: BuildingAuction, rng: random.Random) 
         if state.player(name).cash - amount >= RESERVE and rng.random() < 0.5:
             return cmd.Bid(player=name, amount=amount)
         return cmd.PassBid(player=name)
-    raise AssertionError("building auction with nobody to act")
+    raise AssertionError(f"building auction with nobody to act: {a} {bidders(state, a)}")
 
 
 def choose(state: GameState, rng: random.Random) -> cmd.Command:

@@ -203,7 +203,7 @@ class Traded(Event):
     receiver: str
     give: dict[str, Any]
     get: dict[str, Any]
-    turn: int = 0
+    turn_number: int = 0
     context: str = "between_turns"  # between_turns | debt | rescue
 
 

@@ -163,7 +163,7 @@ def _ended(state: GameState, e: ev.GameEnded) -> GameState:
 
 
 def _traded(state: GameState, e: ev.Traded) -> GameState:
-    return fast_replace(state, last_trade=(e.giver, e.receiver, e.give, e.get, e.turn))
+    return fast_replace(state, last_trade=(e.giver, e.receiver, e.give, e.get, e.turn_number))
 
 
 def _build_declared(state: GameState, e: ev.BuildDeclared) -> GameState:

@@ -1,13 +1,18 @@
-"""Mortgages (M.MORT.1-3), paying debts (M.TRADE.2), bankruptcy (M.BK.1-3), the end and ranking (M.END)."""
+"""Mortgages (M.MORT.1-3) and paying debts (M.TRADE.2); bankruptcy is in bankruptcy.py, the end and ranking
+(M.END) in ending.py."""
 
 from __future__ import annotations
 
 from engine import commands as cmd
 from engine import events as ev
 from engine.auction import eligible
-from engine.board import DEED_ORDER, DEEDS
+from engine.board import DEEDS
+
+# M.END.3-4 moved to ending.py; re-exported for callers written before the move.
+from engine.ending import ranking as ranking
+from engine.ending import valuation as valuation
 from engine.errors import IllegalCommand, InvalidCommand
-from engine.state import Auction, BuildingAuction, BuildRound, BuyDecision, Debt, GameState, JailFine, Turn
+from engine.state import Auction, BuildingAuction, BuildRound, BuyDecision, Debt, GameState, JailFine
 from engine.tx import Tx, group_of
 
 
@@ -140,92 +145,3 @@ def pay_debt(tx: Tx, c: cmd.PayDebt) -> None:
             "M.TRADE.2", f"{head.debtor} has ${cash} of ${head.amount} due; mortgage or sell buildings first"
         )
     _settle(tx, head)
-
-
-def declare_bankruptcy(tx: Tx, c: cmd.DeclareBankruptcy) -> None:
-    st = tx.state
-    head = st.head
-    if isinstance(head, Debt):
-        debtor, amount, creditor = head.debtor, head.amount, head.creditor
-    elif isinstance(head, JailFine):
-        # The fee after the third failed roll is a debt to the bank (M.TRADE.2, M.BK.6).
-        debtor, amount, creditor = head.player, st.options.jail_fine, None
-    else:
-        raise IllegalCommand("M.BK.1", "bankruptcy is declared only on a debt that can't be paid")
-    if c.player is not None and c.player != debtor:
-        raise IllegalCommand("M.BK.1", f"the debt is {debtor}'s, not {c.player}'s")
-    if isinstance(head, JailFine) and st.player(debtor).jail_cards:
-        raise IllegalCommand("M.BK.6", f"{debtor} holds a Get Out of Jail Free card and must use it")
-    can_raise = liquidation_value(st, debtor)
-    if can_raise >= amount:
-        raise IllegalCommand(
-            "M.BK.1", f"{debtor} can raise ${can_raise} by selling and mortgaging; the debt is ${amount}"
-        )
-    tx.pop()
-    go_bankrupt(tx, debtor, creditor)
-
-
-def go_bankrupt(tx: Tx, debtor: str, creditor: str | None) -> None:
-    """M.BK.2 (to a player) and M.BK.3 (to the bank)."""
-    st = tx.state
-    # Buildings go back to the bank at half their cost; that cash is part of what the creditor gets.
-    for d in st.owned_by(debtor):
-        ds = st.deeds[d]
-        if ds.houses or ds.hotel:
-            refund = DEEDS[d].house_cost * (ds.houses + 5 * int(ds.hotel)) // 2
-            tx.emit(ev.BuildingsSet(deed=d, houses=0, hotel=False))
-            tx.transfer(None, debtor, refund, f"buildings on {d} sold to the bank", "M.BUILD.7")
-    cash = tx.state.player(debtor).cash
-    deeds = tx.state.owned_by(debtor)
-    cards = tx.state.player(debtor).jail_cards
-    if creditor is not None:
-        tx.transfer(debtor, creditor, cash, "bankruptcy", "M.BK.2")
-        for d in deeds:  # mortgaged deeds stay mortgaged (M.BK.2, M.MORT.4)
-            tx.emit(ev.DeedTransferred(deed=d, owner=creditor, reason="bankruptcy"))
-        for card_key in cards:
-            tx.emit(ev.JailCardGiven(card=card_key, giver=debtor, receiver=creditor))
-    else:
-        tx.transfer(debtor, None, cash, "bankruptcy", "M.BK.3")
-        for card_key in cards:
-            tx.emit(ev.JailCardReturned(player=debtor, card=card_key))
-        for d in deeds:
-            if tx.state.deeds[d].mortgaged:
-                tx.emit(ev.DeedMortgaged(deed=d, mortgaged=False))
-            tx.emit(ev.DeedTransferred(deed=d, owner=None, reason="bankruptcy"))
-    tx.emit(ev.PlayerBankrupt(player=debtor, creditor=creditor))
-    # Anything still queued for the bankrupt player is void.
-    rest = tuple(
-        p for p in tx.state.pending
-        if debtor not in (getattr(p, "player", None), getattr(p, "debtor", None))
-    )
-    if rest != tx.state.pending:
-        tx.emit(ev.PendingSet(pending=rest))
-    survivors = tx.state.active_players
-    if len(survivors) <= 1:
-        tx.emit(ev.GameEnded(ranking=ranking(tx.state), reason="last player standing"))  # M.END.1
-        return
-    if creditor is None and deeds:
-        # M.BK.3: the bank auctions the deeds one by one, unmortgaged, in board order from GO.
-        ordered = [d for d in DEED_ORDER if d in deeds]
-        tx.push_back(*(Auction(deed=d, reason="bankruptcy") for d in ordered))
-    if tx.state.turn.player == debtor:
-        nxt = tx.state.next_player_after(debtor)
-        tx.emit(ev.TurnSet(turn=Turn(player=nxt, phase="pre_roll", number=tx.state.turn.number + 1)))
-
-
-def valuation(state: GameState, name: str) -> int:
-    """M.END.3: cash + printed deed prices + buildings at cost; mortgaged deeds at half price."""
-    p = state.player(name)
-    total = p.cash
-    for d in state.owned_by(name):
-        deed, ds = DEEDS[d], state.deeds[d]
-        total += deed.price // 2 if ds.mortgaged else deed.price
-        total += deed.house_cost * (ds.houses + 5 * int(ds.hotel))
-    return total
-
-
-def ranking(state: GameState) -> tuple[str, ...]:
-    """M.END.4: players still in by assets, then the bankrupt by how long they survived."""
-    alive = sorted(state.active_players, key=lambda p: -valuation(state, p.name))
-    gone = sorted((p for p in state.players if p.bankrupt), key=lambda p: -p.out_order)
-    return tuple(p.name for p in (*alive, *gone))

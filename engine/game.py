@@ -216,6 +216,7 @@ def run(state: GameState, command: cmd.Command | Mapping[str, Any]) -> tuple[lis
         cards.draw(tx, cmd.DrawCard())
         tx.settle()
     _HANDLERS[type(c)](tx, c)
+    buildings.tidy(tx)
     tx.settle()
     ending.check_end(tx)  # M.END.2: the final turn played out
     return tx.events, tx.state
@@ -319,6 +320,10 @@ def _building_commands(state: GameState) -> list[cmd.Command]:
                     out.append(cmd.BuildHotel(player=p.name, deed=d))
             if (ds.houses or ds.hotel) and _ok(buildings.check_sell, state, p.name, d, 1):
                 out.append(cmd.SellBuilding(player=p.name, deed=d, count=1))
+            elif ds.hotel:
+                layout = buildings.group_sale_layout(state, p.name, d)
+                if layout is not None:
+                    out.append(cmd.SellBuilding(player=p.name, deed=d, count=1, layout=layout))
     return out
 
 
@@ -346,11 +351,12 @@ def _building_auction_commands(state: GameState, a: BuildingAuction) -> list[cmd
     out: list[cmd.Command] = []
     if a.placing:
         name = a.high_bidder or ""
-        for d in state.owned_by(name):
-            affordable = DEEDS[d].kind == "street" and DEEDS[d].house_cost <= a.high_bid
-            if affordable and _ok(buildings.check_place, state, name, d):
-                out.append(cmd.PlaceBuilding(player=name, deed=d))
-        return out
+        places = [
+            d for d in state.owned_by(name) if DEEDS[d].kind == "street" and _ok(buildings.check_place, state, name, d)
+        ]
+        # Deeds the bid covers; failing those, any (the win is then held and bidding goes on, M.BUILD.6).
+        covered = [d for d in places if DEEDS[d].house_cost <= a.high_bid]
+        return [cmd.PlaceBuilding(player=name, deed=d) for d in covered or places]
     for name in buildings.bidders(state, a):
         if name in a.out:
             continue

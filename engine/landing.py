@@ -82,6 +82,7 @@ def _deed(tx: Tx, player: str, card_effect: str | None) -> None:
         return
     dice_total = sum(st.turn.last_dice) if st.turn.last_dice else 0
     rent = rent_due(st, deed_id, dice_total, card_effect)
+    # M.RENT.6: the system claims the rent itself, so none is forgotten; a jailed owner collects too (M.JAIL.6).
     tx.charge(player, ((ds.owner, rent),), f"rent for {deed_id}", "M.RENT.1")
 
 

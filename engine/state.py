@@ -289,7 +289,9 @@ class GameState:
     turn: Turn
     bank_houses: int
     bank_hotels: int
-    bank_issued: int = 0  # cash the bank has paid out minus cash it has taken in (conservation check)
+    # Cash the bank has paid out minus cash it has taken in: the bank's money is kept apart from every
+    # player's, whoever acts as banker (M.SETUP.4), and conservation is checked against it.
+    bank_issued: int = 0
     pending: tuple[Pending, ...] = ()
     ranking: tuple[str, ...] = ()
     seq: int = 0  # events folded into this state
@@ -348,7 +350,7 @@ class GameState:
         deeds[deed] = fast_replace(deeds[deed], **changes)
         return fast_replace(self, deeds=deeds)
 
-    # ---- the JSON contract ----
+    # ---- the JSON contract: cash, deeds and buildings are open information (M.PROC.3) ----
     def to_json(self) -> dict[str, Any]:
         return {
             "ruleset": self.options.ruleset,

@@ -210,7 +210,7 @@ def execute(tx: Tx, deal: Deal, lift: tuple[str, ...] = (), context: str = "betw
         for k in cards:
             tx.emit(ev.JailCardGiven(card=k, giver=who, receiver=to))
     give, get = deal.to_json()
-    tx.emit(ev.Traded(giver=deal.giver, receiver=deal.receiver, give=give, get=get, turn=tx.state.turn.number,
+    tx.emit(ev.Traded(giver=deal.giver, receiver=deal.receiver, give=give, get=get, turn_number=tx.state.turn.number,
                       context=context))  # M.TRADE.6: announced
     if fees:
         pay_mortgage_fees(tx, sorted(mortgaged), lift, debt=False)
@@ -277,7 +277,7 @@ def trade_context(state: GameState, deal: Deal) -> str:
             if not deal.side(deal.other(head.player))[2]:
                 raise IllegalCommand("M.JAIL.7", "negotiation after the third failed roll is only for a GOOJF card")
             return "jail"
-        case None:
+        case None:  # a jailed player trades like anyone (M.JAIL.6)
             if not between_turns(state):
                 raise IllegalCommand("M.TRADE.1", "trades only between turns (not during doubles or a payment)")
             return "between_turns"
