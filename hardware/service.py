@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import Engine
 
 import engine
+from engine import clock as engine_clock
 from engine import game as engine_game
 from engine.board import DEEDS
 from engine.describe import describe
@@ -211,6 +212,9 @@ class TableService:
         auto_clerk_delay_s: float = 0.6,
         new_game: bool = False,
         log: Callable[[str], None] | None = None,
+        clock: engine_clock.ClockConfig | None = None,
+        now: Callable[[], float] | None = None,
+        round_label: str | None = None,
     ) -> None:
         if reader not in READERS:
             raise ServiceError(f"unknown reader {reader!r} (one of {', '.join(READERS)})")
@@ -230,6 +234,15 @@ class TableService:
         self.auto_clerk = auto_clerk
         self.auto_clerk_delay_s = auto_clerk_delay_s
         self._log = log or (lambda _line: None)
+        # The tournament clock (docs/hall.md): its config for a game that has none stored yet, the time
+        # source (epoch seconds; a fake one in tests), the round shown on the hall display.
+        self._clock_config = clock
+        self._now: Callable[[], float] = now or time.time
+        self.round_label = round_label
+        self._clock: engine_clock.Clock | None = None
+        self._clock_seq = 0
+        self._clock_key: tuple[Any, ...] | None = None  # phase and alerts last published
+        self._listeners: list[Callable[[TableService, dict[str, Any]], None]] = []
 
         self._lock = threading.RLock()  # one writer per table: the log's seq numbers come from here
         self._subs: list[Subscription] = []
@@ -274,6 +287,7 @@ class TableService:
             self._state = engine.fold([engine.event_from_json(r.payload) for r in rows])
             self._seq = rows[-1].seq
             self._log(f"table {self.id}: game {self.game_id} resumed at event {self._seq}")
+        self._load_clock()
         self._last_roll = self._roll_json(roll) if roll is not None and roll.game_id == self.game_id else None
 
     def _start_game(self, players: Sequence[str], ruleset: str, options: Mapping[str, Any], seed: int | None,
@@ -292,12 +306,22 @@ class TableService:
         self._seq = len(opening)
         self._state_json = None
         self._last_roll = None
+        self._clock, self._clock_seq, self._clock_key = None, 0, None
+        self._load_clock()
         self._log(f"table {self.id}: game {self.game_id} started: {', '.join(players)} ({ruleset}, seed {seed})")
 
     def new_game(self, players: Sequence[str] | None = None, ruleset: str | None = None,
-                 options: Mapping[str, Any] | None = None, seed: int | None = None) -> int:
-        """Start the table's next game (the old one stays in the store, complete)."""
+                 options: Mapping[str, Any] | None = None, seed: int | None = None,
+                 clock: engine_clock.ClockConfig | None = None, round_label: str | None = None) -> int:
+        """Start the table's next game (the old one stays in the store, complete). `clock`: the new game's
+        tournament clock (default: the table's clock config, if any)."""
         with self._lock:
+            if clock is not None:
+                self._clock_config = clock
+            if round_label is not None:
+                self.round_label = round_label
+            if players is not None:
+                self._players = tuple(players)
             self._start_game(players or self._players, ruleset or self._ruleset,
                              self._options if options is None else options, seed)
             self._publish("events", [], roll=None)
@@ -319,7 +343,8 @@ class TableService:
                 self._state_json = self._state.to_json()
             data = dict(self._state_json)
             data["table"] = {"id": self.id, "name": self.name, "game": self.game_id, "seq": self._seq,
-                             "camera": self.camera_status(), "last_roll": self._last_roll}
+                             "camera": self.camera_status(), "last_roll": self._last_roll,
+                             "clock": self.clock_json(), "round": self.round_label}
             return data
 
     def events(self, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
@@ -374,14 +399,26 @@ class TableService:
         with self._subs_lock:
             return len(self._subs)
 
+    def add_listener(self, fn: Callable[[TableService, dict[str, Any]], None]) -> None:
+        """Call `fn(service, message)` with every published message (the hall's fan-out). `fn` runs in the
+        publishing thread with the table locked: it must be quick and must not call back into the table."""
+        with self._subs_lock:
+            self._listeners.append(fn)
+
     def _publish(self, kind: str, rows: list[dict[str, Any]], roll: dict[str, Any] | None) -> None:
         message: dict[str, Any] = {"kind": kind, "seq": self._seq, "events": rows, "state": self.state_json()}
         if roll is not None:
             message["roll"] = roll
         with self._subs_lock:
             subs = list(self._subs)
+            listeners = list(self._listeners)
         for sub in subs:
             sub.put(message)
+        for fn in listeners:
+            try:
+                fn(self, message)
+            except Exception as exc:  # a listener's bug must not stop the table
+                self._log(f"table {self.id}: listener failed: {one_line(exc)}")
         for row in rows:
             if row["text"]:
                 self._log(f"[{self.id} #{row['seq']} {row['source']}] {row['text']}")
@@ -493,11 +530,144 @@ class TableService:
             "image": f"/api/tables/{self.id}/rolls/{row.n}.jpg" if row.image_path else None,
         }
 
+    # ---- the tournament clock (engine.clock; stored in clock_events, docs/hall.md) ----
+
+    CLOCK_COMMANDS = ("start", "placement_done", "pause", "resume", "adjust", "end")
+
+    def _load_clock(self) -> None:
+        """Fold the current game's clock log; a game without one gets the table's clock config, stored."""
+        with store.session_scope(self.db) as s:
+            rows = store.load_clock_events(s, game_id=self.game_id)
+            if not rows and self._clock_config is not None:
+                rows = [store.append_clock_event(
+                    s, game_id=self.game_id, seq=1, source="system",
+                    payload={"type": "configured", "config": self._clock_config.to_json()})]
+        if not rows:
+            self._clock, self._clock_seq = None, 0
+            return
+        config = engine_clock.ClockConfig.from_json(rows[0].payload["config"])
+        self._clock = engine_clock.fold(config, [r.payload for r in rows[1:]])
+        self._clock_seq = rows[-1].seq
+
+    @property
+    def clock(self) -> engine_clock.Clock | None:
+        return self._clock
+
+    def clock_view(self, now: float | None = None) -> engine_clock.ClockView | None:
+        clock = self._clock
+        return None if clock is None else engine_clock.view(clock, self._now() if now is None else now)
+
+    def clock_json(self) -> dict[str, Any] | None:
+        """The clock as the pages show it: `engine.clock.ClockView` JSON plus `now` (the service's time, so
+        a page counts down from `deadline` with its own offset) and `time_up` (time ran out: running over,
+        or ended at time)."""
+        now = self._now()
+        v = self.clock_view(now)
+        if v is None:
+            return None
+        out = v.to_json()
+        out["now"] = now
+        out["time_up"] = v.phase == "times_up" or (v.phase == "ended" and v.end_reason == "time")
+        out["play_seconds"] = self._clock.config.play_seconds if self._clock is not None else None
+        return out
+
+    def clock_command(self, command: Mapping[str, Any], *, source: str = "referee") -> dict[str, Any]:
+        """A referee's clock command, `{"type": start | placement_done [player] | pause [reason] | resume |
+        adjust seconds | end [reason]}`, stamped with the service's time, checked by `engine.clock.step`
+        (IllegalCommand naming C.TIME.* / M.END.2), stored, published. A Monopoly `end` also gives the
+        engine its `end_signal` (M.END.2), in the same transaction. Returns `clock_json()`."""
+        if not isinstance(command, Mapping):
+            raise engine.InvalidCommand("a clock command must be a JSON object")
+        kind = command.get("type")
+        at = self._now()
+        event: engine_clock.ClockEvent
+        if kind == "start":
+            event = engine_clock.Started(at=at)
+        elif kind == "placement_done":
+            player = command.get("player")
+            if player is not None and not isinstance(player, str):
+                raise engine.InvalidCommand("placement_done: player must be a name")
+            event = engine_clock.PlacementDone(at=at, player=player)
+        elif kind == "pause":
+            event = engine_clock.Paused(at=at, reason=str(command.get("reason") or "referee"))
+        elif kind == "resume":
+            event = engine_clock.Resumed(at=at)
+        elif kind == "adjust":
+            seconds = command.get("seconds")
+            if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+                raise engine.InvalidCommand("adjust: seconds must be a number (negative removes time)")
+            event = engine_clock.Adjusted(at=at, seconds=float(seconds))
+        elif kind == "end":
+            event = engine_clock.Ended(at=at, reason=str(command.get("reason") or "referee"))
+        else:
+            raise engine.InvalidCommand(f"unknown clock command {kind!r}; one of {', '.join(self.CLOCK_COMMANDS)}")
+        with self._lock:
+            self._clock_event(event, source)
+            out = self.clock_json()
+            assert out is not None
+            return out
+
+    def _clock_event(self, event: engine_clock.ClockEvent, source: str) -> None:
+        if self._clock is None:
+            raise engine.InvalidCommand(f"table {self.id} has no tournament clock")
+        new_clock = engine_clock.step(self._clock, event)  # raises before anything is written
+        events: list[engine.Event] = []
+        new_state = self._state
+        if isinstance(event, engine_clock.Ended) and new_clock.config.kind == "monopoly" \
+                and self._state.ending is None and self._state.turn.phase != "game_over":
+            events, new_state = engine_game.run(self._state, {"type": "end_signal"})  # M.END.2
+        when = datetime.now(UTC)
+        with store.session_scope(self.db) as s:
+            store.append_clock_event(s, game_id=self.game_id, seq=self._clock_seq + 1, payload=event.to_json(),
+                                     source=source, at=when)
+            rows = store.append_events(s, game_id=self.game_id, first_seq=self._seq + 1,
+                                       events=[e.to_json() for e in events], source="system", at=when)
+        self._clock, self._clock_seq = new_clock, self._clock_seq + 1
+        self._state = new_state
+        self._seq += len(events)
+        self._state_json = None
+        self._log(f"table {self.id}: clock {event.type} ({source})")
+        v = engine_clock.view(new_clock, self._now())
+        self._clock_key = (v.phase, v.alerts, v.settlement)
+        self._publish("clock", [event_row(r) for r in rows], roll=None)
+
+    def tick(self) -> engine_clock.ClockView | None:
+        """Look at the clock now: at Monopoly time up, give the end signal once (source system, the clock's
+        Ended at the moment time ran out); publish when the phase or alerts changed (time up, a placement
+        minute overrun). The clock thread calls this; tests call it with a fake time source."""
+        with self._lock:
+            now = self._now()
+            v = self.clock_view(now)
+            if v is None:
+                return None
+            if v.needs_end_signal:
+                at = max(now - v.overtime, self._clock.last_at or now) if self._clock else now
+                self._clock_event(engine_clock.Ended(at=at, reason="time"), "system")
+                return self.clock_view(now)
+            key = (v.phase, v.alerts, v.settlement)
+            if key != self._clock_key:
+                self._clock_key = key
+                self._publish("clock", [], roll=None)
+            return v
+
+    def _clock_loop(self) -> None:
+        while not self._stop.is_set():
+            wait = 0.5
+            try:
+                v = self.tick()
+                if v is not None and v.deadline is not None:
+                    wait = min(wait, max(0.01, v.deadline - self._now() + 0.005))
+            except Exception as exc:  # e.g. the database is away: report, try again
+                self._log(f"table {self.id}: clock tick failed: {one_line(exc)}")
+                wait = 1.0
+            self._stop.wait(wait)
+
     # ---- threads: camera and automatic clerk ----
 
     def start(self) -> None:
         if self.source is not None:
             self._spawn(self._camera_loop, "camera")
+        self._spawn(self._clock_loop, "clock")
         if self.auto_clerk:
             self._spawn(self._auto_clerk_loop, "auto-clerk")
 

@@ -31,6 +31,7 @@ from sqlmodel import JSON, Column, Field, Session, SQLModel, UniqueConstraint, c
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 SOURCES = ("camera", "clerk", "system")
+CLOCK_SOURCES = ("referee", "clerk", "system")
 
 
 def utcnow() -> datetime:
@@ -58,6 +59,7 @@ class TableUnit(SQLModel, table=True):
 
 class Game(SQLModel, table=True):
     __tablename__ = "games"
+    __table_args__ = (sa.Index("uq_games_table_origin", "table_id", "origin", unique=True),)
     id: int | None = Field(default=None, primary_key=True)
     table_id: str = Field(foreign_key="table_units.id", index=True, max_length=64)
     ruleset: str = Field(max_length=40)
@@ -65,6 +67,9 @@ class Game(SQLModel, table=True):
     seed: int | None = Field(default=None, sa_type=sa.BigInteger)
     created_at: datetime = Field(default_factory=utcnow, sa_type=sa.DateTime(timezone=True))
     imported_from: str | None = Field(default=None, max_length=500)
+    # On a hall server: the game's id in the table unit's own store, for games replicated from a unit
+    # (hardware/replication.py). Unique per table, so a replicated game is never created twice.
+    origin: str | None = Field(default=None, max_length=100)
 
 
 class GamePlayer(SQLModel, table=True):
@@ -88,6 +93,34 @@ class EventRow(SQLModel, table=True):
     payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))  # event.to_json()
     source: str = Field(max_length=20)  # camera | clerk | system
     created_at: datetime = Field(default_factory=utcnow, sa_type=sa.DateTime(timezone=True))
+
+
+class ClockEventRow(SQLModel, table=True):
+    """One event of a game's tournament clock (engine.clock), append-only like the event log.
+
+    seq 1 is always `{"type": "configured", "config": ClockConfig.to_json()}`; the rest are
+    `engine.clock` events' `to_json()` (with `at`, epoch seconds). Kept apart from the game's event log so
+    the engine's fold never sees them, and so a table without a clock has none."""
+
+    __tablename__ = "clock_events"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_clock_events_game_seq"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    seq: int
+    type: str = Field(max_length=40)
+    payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    source: str = Field(max_length=20)  # referee | clerk | system
+    created_at: datetime = Field(default_factory=utcnow, sa_type=sa.DateTime(timezone=True))
+
+
+class UnitStatus(SQLModel, table=True):
+    """What a table unit last told the hall server about itself (camera, round, when): one row per table,
+    overwritten by the unit's replicator. Not history: the logs are the history."""
+
+    __tablename__ = "unit_status"
+    table_id: str = Field(foreign_key="table_units.id", primary_key=True, max_length=64)
+    info: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seen_at: datetime = Field(default_factory=utcnow, sa_type=sa.DateTime(timezone=True))
 
 
 class CalibrationRow(SQLModel, table=True):
@@ -282,6 +315,31 @@ def check_sequence(rows: Sequence[EventRow], start: int = 1) -> None:
     for expected, row in enumerate(rows, start=start):
         if row.seq != expected:
             raise ValueError(f"event log of game {row.game_id} has seq {row.seq} where {expected} was expected")
+
+
+# ---- the clock log ----------------------------------------------------------------------------------------
+
+
+def append_clock_event(session: Session, *, game_id: int, seq: int, payload: Mapping[str, Any], source: str,
+                       at: datetime | None = None) -> ClockEventRow:
+    if source not in CLOCK_SOURCES:
+        raise ValueError(f"unknown clock source {source!r} (one of {', '.join(CLOCK_SOURCES)})")
+    row = ClockEventRow(game_id=game_id, seq=seq, type=str(payload["type"]), payload=dict(payload),
+                        source=source, created_at=at or utcnow())
+    session.add(row)
+    session.flush()
+    return row
+
+
+def load_clock_events(session: Session, *, game_id: int, after: int = 0) -> list[ClockEventRow]:
+    stmt = (select(ClockEventRow).where(ClockEventRow.game_id == game_id, ClockEventRow.seq > after)
+            .order_by(col(ClockEventRow.seq)))
+    return list(session.exec(stmt).all())
+
+
+def last_clock_seq(session: Session, *, game_id: int) -> int:
+    value = session.exec(select(func.max(ClockEventRow.seq)).where(ClockEventRow.game_id == game_id)).one()
+    return int(value or 0)
 
 
 # ---- rolls and calibrations -----------------------------------------------------------------------------
