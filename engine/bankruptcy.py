@@ -126,7 +126,7 @@ def accept_rescue(tx: Tx, c: cmd.AcceptRescue) -> None:
         for raw in head.deals:
             d = trades.deal_of(raw)
             moved = [x for x in (*d.give_deeds, *d.get_deeds) if tx.state.deeds[x].mortgaged]
-            trades.pay_mortgage_fees(tx, moved, (), debt=False)
+            trades.pay_mortgage_fees(tx, moved, (), debt=True)  # M.MORT.4, never below $0
         _pay_debt_if_able(tx)
 
 

@@ -143,10 +143,14 @@ def choose(state: GameState, rng: random.Random) -> cmd.Command:
                 return cmd.UseJailCard()
             if p.cash >= state.options.jail_fine:
                 return cmd.PayJailFine()
+            if head.offers:  # a rescue on offer can't be refused by choosing bankruptcy (M.BK.1)
+                return cmd.AcceptRescue(rescuer=head.offers[0][0])
             return _raise_cash(state, p.name) or cmd.DeclareBankruptcy()
         case Debt():
             if state.player(head.debtor).cash >= head.amount:
                 return cmd.PayDebt()
+            if head.offers:
+                return cmd.AcceptRescue(rescuer=head.offers[0][0])
             if liquidation_value(state, head.debtor) < head.amount:
                 return cmd.DeclareBankruptcy()
             move = _raise_cash(state, head.debtor)

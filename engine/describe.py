@@ -39,7 +39,19 @@ _TEXT: dict[type[ev.Event], Callable[[Any], str]] = {
     ev.GameEnded: lambda e: f"Game over ({e.reason}): " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(e.ranking)),
     ev.RefereeAdjusted: lambda e: f"Referee set {', '.join(f'{k}={v}' for k, v in e.changes.items())}",
     ev.Undone: lambda e: "Last command undone",
+    ev.Traded: lambda e: f"Trade ({e.context.replace('_', ' ')}): {e.giver} gives {_side(e.give)}, "
+    f"{e.receiver} gives {_side(e.get)}",  # M.TRADE.6: announced to everyone
+    ev.BuildDeclared: lambda e: f"{e.player}: {e.note} "
+    + ("hotel" if e.hotel else f"{abs(e.count)} house(s)") + (f" on {_deed(e.deed)}" if e.deed else ""),
+    ev.EndSignalled: lambda e: f"End signal: the game ends after turn {e.last_turn}",
 }
+
+
+def _side(side: dict[str, Any]) -> str:
+    parts = [f"${side['cash']}"] if side.get("cash") else []
+    parts += [_deed(d) for d in side.get("deeds", [])]
+    parts += ["Get Out of Jail Free" for _ in side.get("jail_cards", [])]
+    return ", ".join(parts) or "nothing"
 
 
 def describe(event: ev.Event) -> str | None:
