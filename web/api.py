@@ -137,3 +137,9 @@ def camera_mjpeg(table_id: str) -> ResponseReturnValue:
 
     return Response(gen(), mimetype="multipart/x-mixed-replace; boundary=frame",
                     headers={"Cache-Control": "no-cache"})
+
+
+# The hall's feed and the referee's clock (web/hall.py), under this blueprint's /api prefix.
+from web.hall import bp as _hall_bp  # noqa: E402
+
+bp.register_blueprint(_hall_bp)

@@ -183,26 +183,17 @@ def hall() -> str:
 
 @bp.get("/api/hall")
 def hall_json() -> Response:
-    return jsonify({"tables": [_hall_row(s) for s in _registry().tables()]})
+    import time
+
+    return jsonify({"tables": [_hall_row(s) for s in _registry().tables()], "now": time.time()})
 
 
 def _hall_row(service: Any) -> dict[str, Any]:
-    state = service.state_json()
-    players = state.get("players", [])
-    camera = state.get("table", {}).get("camera") or {}
-    return {
-        "id": service.id,
-        "name": service.name,
-        "turn": state.get("turn", {}),
-        "players": [{"name": p["name"], "cash": p["cash"], "bankrupt": p["bankrupt"]} for p in players],
-        "pending": (state.get("pending") or {}).get("kind"),
-        "winner": state.get("winner"),
-        "ending": state.get("ending"),
-        "camera": camera,
-        "seq": state.get("table", {}).get("seq", state.get("seq")),
-        "clock": state.get("table", {}).get("clock"),  # the tournament issue fills this in
-        "dashboard": url_for("pages.dashboard", table_id=service.id),
-    }
+    from hardware.hall import hall_row
+
+    row = hall_row(service.state_json(), table_id=service.id, name=service.name)
+    row["dashboard"] = url_for("pages.dashboard", table_id=service.id)
+    return row
 
 
 @bp.get("/tables/<table_id>")
