@@ -122,13 +122,13 @@ class Replicator:
                                      outcome=x.outcome, first_seq=x.first_seq, image_path=x.image_path,
                                      source=x.source, created_at=x.created_at))
                 pushed += 1
-            info = self._status(table.id) if self._status is not None else {}
             row = rs.get(store.UnitStatus, table.id)
             if row is None:
-                rs.add(store.UnitStatus(table_id=table.id, info=info, seen_at=datetime.now(UTC)))
-            else:
-                row.info, row.seen_at = info, datetime.now(UTC)
-                rs.add(row)
+                row = store.UnitStatus(table_id=table.id, info={})
+            if self._status is not None:  # without one (a one-off catch-up), the last status stays
+                row.info = self._status(table.id)
+            row.seen_at = datetime.now(UTC)
+            rs.add(row)
         return pushed
 
     # ---- the loop ----
