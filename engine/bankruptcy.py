@@ -278,9 +278,16 @@ def go_bankrupt(tx: Tx, debtor: str, creditor: str | None, batch: int = 0, cash_
         # M.BK.3: the bank auctions the deeds one by one, unmortgaged, in board order from GO.
         ordered = [d for d in DEED_ORDER if d in deeds]
         tx.push_back(*(Auction(deed=d, reason="bankruptcy") for d in ordered))
-    if creditor is not None:
-        moved = [d for d in deeds if tx.state.deeds[d].mortgaged]
-        trades.pay_mortgage_fees(tx, moved, (), debt=True)  # M.MORT.4 / M.TRADE.2 (004): a debt
+    if creditor is not None and tx.state.options.mortgage_transfer_fee == "at_once":
+        # M.MORT.4 / M.TRADE.2 (004): the 10% on each mortgaged deed is a debt of the new owner, who may
+        # instead lift the mortgage on the spot for value + 10% (finance.unmortgage).
+        fees = tuple(
+            Debt(debtor=creditor, payees=((None, trades.transfer_fee(tx.state, d)),),
+                 reason=f"10% on mortgaged {d}", rule="M.MORT.4")
+            for d in deeds if tx.state.deeds[d].mortgaged
+        )
+        if fees:
+            tx.push_front(*fees)
     if tx.state.turn.player == debtor:
         nxt = tx.state.next_player_after(debtor)
         tx.emit(ev.TurnSet(turn=Turn(player=nxt, phase="pre_roll", number=tx.state.turn.number + 1)))

@@ -104,18 +104,28 @@ def mortgage(tx: Tx, c: cmd.Mortgage) -> None:
     _pay_debt_if_able(tx)
 
 
+def lifting_fee_due(state: GameState, player: str, deed: str) -> bool:
+    """M.MORT.4 (004): the new owner of a bankrupt's mortgaged deed, owing its 10%, may lift it at once."""
+    head = state.head
+    return (isinstance(head, Debt) and head.rule == "M.MORT.4" and head.debtor == player
+            and head.reason == f"10% on mortgaged {deed}")
+
+
 def unmortgage(tx: Tx, c: cmd.Unmortgage) -> None:
     st = tx.state
     player = _actor(st, c.player)
     _owned_deed(st, player, c.deed, "M.MORT.2")
     if not st.deeds[c.deed].mortgaged:
         raise IllegalCommand("M.MORT.2", f"{c.deed} is not mortgaged")
-    if not between_turns(st):
+    fee_due = lifting_fee_due(st, player, c.deed)
+    if not (between_turns(st) or fee_due):
         raise IllegalCommand("M.MORT.3", "mortgages are lifted only between turns")
     cost = unmortgage_cost(st, c.deed)
     cash = st.player(player).cash
     if cash < cost:
         raise IllegalCommand("M.MORT.2", f"lifting the mortgage on {c.deed} costs ${cost}, {player} has ${cash}")
+    if fee_due:
+        tx.pop()  # the 10% due is part of the value + 10% paid now, not paid twice
     tx.transfer(player, None, cost, f"lifted the mortgage on {c.deed}", "M.MORT.2")
     tx.emit(ev.DeedMortgaged(deed=c.deed, mortgaged=False))
 

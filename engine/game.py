@@ -375,7 +375,8 @@ def _money_commands(state: GameState) -> list[cmd.Command]:
         for d in state.owned_by(p.name):
             ds = state.deeds[d]
             if ds.mortgaged:
-                if finance.between_turns(state) and p.cash >= finance.unmortgage_cost(state, d):
+                lift = finance.between_turns(state) or finance.lifting_fee_due(state, p.name, d)
+                if lift and p.cash >= finance.unmortgage_cost(state, d):
                     out.append(cmd.Unmortgage(player=p.name, deed=d))
             elif can_mortgage and not any(
                 state.deeds[g].houses or state.deeds[g].hotel for g in group_of(d)
