@@ -334,6 +334,7 @@ function markLegalStatic() {
 
 async function render(state, rows) {
   STATE = state;
+  if (typeof showTableClock === "function") showTableClock(state);
   appendLog(logList, rows, 100);
   try { LEGAL = (await getJSON(TABLE.legal)).commands || []; } catch (e) { LEGAL = []; }
   if (STATE !== state) return;  // a newer push arrived while the legal list loaded

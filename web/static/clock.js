@@ -19,10 +19,8 @@ function clockRemaining(clock) {
 
 function clockFmt(seconds) {
   if (seconds === null || seconds === undefined) return "—";
-  const s = Math.ceil(seconds);
-  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
-  const mm = h ? String(m).padStart(2, "0") : String(m);
-  return (h ? `${h}:` : "") + `${mm}:${String(r).padStart(2, "0")}`;
+  const s = Math.ceil(seconds);  // minutes:seconds, like a tournament timer (90:00, not 1:30:00)
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 function clockPhaseText(clock) {

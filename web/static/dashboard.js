@@ -100,6 +100,7 @@ function addPoint(state) {
 }
 
 function render(state, rows, kind) {
+  if (typeof showTableClock === "function") showTableClock(state);
   drawBoard(boardSvg, state);
   renderTurn(state);
   renderPlayers(state);

@@ -14,6 +14,8 @@ function tick() {
 
 function stateText(row) {
   const turn = row.turn || {};
+  // A Catan table's game is not kept by the engine (Monopoly only): its players, not a Monopoly turn.
+  if (row.clock && row.clock.kind === "catan") return (row.players || []).map((p) => p.name).join(" · ");
   if (row.winner) return `${t("winner")} ${row.winner}`;
   if (turn.phase === "game_over") return phaseText("game_over");
   const what = row.pending ? t(row.pending === "buy" ? "buy" : row.pending) : phaseText(turn.phase || "pre_roll");
@@ -53,10 +55,9 @@ function upsert(row, initial) {
 }
 
 function replaceAll(rows) {
-  for (const { node } of cards.values()) node.remove();
   cards.clear();
-  const empty = hall.querySelector(".empty");
-  if (empty && rows.length) empty.remove();
+  hall.replaceChildren();  // the server-rendered cards too
+  if (!rows.length) hall.append(el("p", { class: "empty" }, t("no_tables")));
   const bar = document.querySelector(".topbar");
   if (bar) hall.style.setProperty("--topbar-h", `${bar.offsetHeight}px`);
   hall.classList.toggle("dense", rows.length > 16);
