@@ -49,7 +49,68 @@ def register(sub: Any) -> None:
     p.add_argument("--pin", default=None, help="clerk PIN for a new table (default: random, printed)")
     p.add_argument("--threads", type=int, default=32,
                    help="web server threads; each live dashboard holds one (default 32)")
+    p.add_argument("--clock", default=None,
+                   help="tournament clock for a new game: monopoly[:MINUTES] (90 by default, M.END.2) or catan "
+                        "(C.TIME.1: 1 minute per settlement, then 60 minutes); the referee starts it")
+    p.add_argument("--round", default=None, help="round label shown on the hall display (e.g. R2)")
+    p.add_argument("--hall-db", default=None,
+                   help="the hall's PostgreSQL URL: this table plays on its own store and replicates to the hall "
+                        "(catching up after the server was away)")
+    p.add_argument("--mirror", default=None, metavar="URL",
+                   help="run no table: serve the hall display (/) and read-only dashboards of every table "
+                        "replicated to this PostgreSQL server")
     p.set_defaults(func=handle)
+
+
+def _clock_config(spec: str | None, players: list[str]) -> Any:
+    if not spec:
+        return None
+    from engine.clock import catan_config, monopoly_config
+    from tableside.cli import UsageError
+
+    kind, _, minutes = spec.partition(":")
+    try:
+        if kind == "monopoly":
+            return monopoly_config(float(minutes)) if minutes else monopoly_config()
+        if kind == "catan":
+            return catan_config(players, float(minutes)) if minutes else catan_config(players)
+    except ValueError as exc:
+        raise UsageError(f"--clock {spec}: {exc}") from exc
+    raise UsageError("--clock is monopoly[:MINUTES] or catan[:PLAY_MINUTES]")
+
+
+def _serve_mirror(args: argparse.Namespace) -> int:
+    """The hall server: every table unit replicated to the PostgreSQL server, read live."""
+    from hardware import store
+    from hardware.hall import HallMirror
+    from web import create_app
+
+    db = store.open_store(args.mirror)
+    mirror = HallMirror(db, log=lambda line: print(line, flush=True))
+    # Read-only: no clerk writes reach a mirrored table, so a per-run session key is enough.
+    app = create_app({"DEMO": True}, registry=mirror)  # type: ignore[arg-type]
+    from waitress import create_server
+
+    server: Any = create_server(app, host=args.host, port=args.port, threads=max(args.threads, 8),
+                                channel_timeout=60, ident="tableside")
+    host = args.host if args.host not in ("0.0.0.0", "::") else "127.0.0.1"
+    print(f"tableside: serving http://{host}:{server.effective_port}/ (the hall of {_redact(args.mirror)})", flush=True)
+
+    def stop(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    mirror.start()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        mirror.stop()
+        server.close()
+        db.dispose()
+        print("tableside: stopped", flush=True)
+    return 0
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -57,6 +118,8 @@ def handle(args: argparse.Namespace) -> int:
 
     from tableside.cli import UsageError
 
+    if getattr(args, "mirror", None):
+        return _serve_mirror(args)
     source_spec = args.source or "sim:0"
     simulated = source_spec.partition(":")[0] in ("sim", "simulated")
     if args.reader == "sim-truth" and not simulated:
@@ -94,8 +157,16 @@ def handle(args: argparse.Namespace) -> int:
         db, table_id=table_id, name=args.name or ("Demo table" if simulated else table_id),
         clerk_pin=args.pin, players=players, ruleset=args.ruleset, seed=args.seed, source=source,
         reader=args.reader, calibration=calibration, image_dir=data_dir / "rolls", auto_clerk=auto_clerk,
-        new_game=args.new_game, log=log)
+        new_game=args.new_game, log=log, clock=_clock_config(args.clock, players), round_label=args.round)
     registry.add(service)
+    replicator = None
+    if args.hall_db:
+        from hardware.replication import Replicator
+
+        replicator = Replicator(db, args.hall_db, table_ids=[service.id], log=log,
+                                status=lambda _tid: {"camera": service.camera_status(), "round": service.round_label})
+        service.add_listener(replicator.wake)
+        print(f"tableside: replicating to the hall at {_redact(args.hall_db)}", flush=True)
 
     from waitress import create_server
 
@@ -120,12 +191,16 @@ def handle(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     registry.start()
+    if replicator is not None:
+        replicator.start()
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         registry.stop()
+        if replicator is not None:
+            replicator.stop()
         server.close()
         db.dispose()
         print("tableside: stopped", flush=True)
