@@ -16,7 +16,8 @@ Board lettering, grid lines and coloured pieces carry no legal layout of round s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -68,13 +69,21 @@ class LightFace:
 
 def spots(gray: U8, pip_d: float) -> tuple[Candidates, U8]:
     """Round dark spots about a pip wide, and the black-hat response they came from."""
+    c, _, resp = _all_spots(gray, pip_d)
+    return c, resp
+
+
+def _all_spots(gray: U8, pip_d: float) -> tuple[Candidates, Candidates, U8]:
+    """(round spots, all spots up to SIDE_ELONG, response): side faces seen obliquely have oval pips."""
     k = odd(KERNEL_PER_DIAM * pip_d)
     ker = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
     resp = np.asarray(cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, ker), (3, 3), 0.8),
                       dtype=np.uint8)
     c = detect(resp, MIN_SPOT, k // 2 + 1, True)
-    ok = (c.elong < MAX_ELONG) & (c.radius >= 0.75) & (c.radius <= 0.45 * k)
-    return _one_per_spot(c.take(np.nonzero(ok)[0])), resp
+    sized = (c.radius >= 0.75) & (c.radius <= 0.45 * k)
+    ok = (c.elong < MAX_ELONG) & sized
+    return (_one_per_spot(c.take(np.nonzero(ok)[0])),
+            _one_per_spot(c.take(np.nonzero(sized & (c.elong <= SIDE_ELONG))[0])), resp)
 
 
 def _one_per_spot(c: Candidates) -> Candidates:
@@ -92,14 +101,27 @@ def _one_per_spot(c: Candidates) -> Candidates:
     return c.take(order[keep])
 
 
-def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None) -> list[LightFace]:
+# A side face's pip seen beside the top face further out than a flat die's side can reach (pitches).
+SIDE_SLACK = 0.35
+# Side-face pips of a leaning die are seen at 30-60 degrees: ovals up to this elongation still count.
+SIDE_ELONG = 2.6
+
+Down = Callable[[tuple[float, float]], tuple[float, float]]
+
+
+def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
+                     down: Down | None = None) -> list[LightFace]:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any.
+
+    `down` (from a calibrated camera, vision/camera.py): the image vector from a flat die's top-face
+    centre to its bottom; with it, a face beside which a side face shows where a flat die's cannot is
+    refused as cocked.
 
     With the colour frame `bgr`, only white, grey or cream faces are kept: on yellow or pale green dice the
     body-first reader does better (their lone pips and oblique 2s were misread here: 8 of 50 on Byler).
     """
     pip_d = PIP_D_PER_G * g_known if g_known else min(gray.shape[:2]) / 80.0
-    c, resp = spots(gray, pip_d)
+    c, oval, resp = _all_spots(gray, pip_d)
     faces = _proposals(gray, c, resp, g_known)
     # Lone pips (1s) need the frame's pitch: calibrated, or the one of the faces already read.
     g_frame = float(np.median([f.g for f in faces])) if g_known is None and faces else g_known or 0.0
@@ -108,7 +130,39 @@ def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None) -> 
         faces += _ones(gray, c, resp, g_frame, used)
     if bgr is not None:
         faces = [f for f in faces if _chroma(bgr, f) <= MAX_CHROMA]
-    return _resolve(faces)
+    faces = _resolve(faces)
+    if down is not None:
+        faces = [_lean_check(f, c, oval, faces, down) for f in faces]
+    return faces
+
+
+def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFace], down: Down) -> LightFace:
+    """A die leaning on something shows one side face wide open, its pips round enough to be found as
+    spots as strong as the top face's pips. A flat die shows only the side faces turned away from the
+    camera, each at most as wide as the die's height looks there (`down`). A strong pip-sized spot just
+    beyond one of the top face's edges, further out than a flat die's side face reaches, is taken for
+    the open side face of a cocked die (not a pip of another die read: those are excluded)."""
+    if f.value is None or len(c) == 0:
+        return f
+    own = {p for o in faces for p in o.pips}
+    weak = min(float(top.peak[int(np.argmin(np.hypot(top.xy[:, 0] - x, top.xy[:, 1] - y)))]) for x, y in f.pips)
+    cth, sth = np.cos(f.theta), np.sin(f.theta)
+    axes = np.array([[cth, sth], [-sth, cth], [-cth, -sth], [sth, -cth]])  # +u, +v, -u, -v (image)
+    dv = np.array(down(f.centre))
+    rel = c.xy - np.array(f.centre)
+    along = rel @ axes.T  # (N, 4)
+    k = along.argmax(axis=1)
+    out = along[np.arange(len(c)), k]
+    across = np.abs(np.sum(rel * axes[(k + 1) % 4], axis=1))
+    beyond = out - 0.5 * f.side  # past the top face's edge, pixels
+    reach = np.maximum(0.0, axes[k] @ dv)  # how far a flat die's side face reaches there
+    pip_like = (c.peak >= 0.7 * weak) & (c.radius >= 0.2 * f.g) & (c.radius < 0.4 * f.g)
+    near = (out <= 3.0 * f.g) & (across <= 1.4 * f.g) & (beyond > 0)
+    mine = np.array([(float(x), float(y)) in own for x, y in c.xy], bool)
+    odd = pip_like & near & ~mine & (beyond > reach + SIDE_SLACK * f.g)
+    if not odd.any():
+        return f
+    return replace(f, value=None, confidence=0.0, reason="cocked: a side face shows beside the top face")
 
 
 def _chroma(bgr: U8, f: LightFace) -> float:

@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from calibration.model import Calibration
 from vision.bodies import Body, segment
+from vision.camera import BoardCamera
 from vision.darkpips import SIDE_PER_G, LightFace, read_light_faces
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.reading import DiceReading, Die, Verdict
@@ -88,7 +89,18 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     poly = _polygon(calibration, (w, h))
     gray = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     # Light dice with dark pips first (white dice, the usual kind): pips, a legal layout, a light face.
-    light = read_light_faces(gray, hint / SIDE_PER_G if hint else None, frame)
+    # With the board's homography, where a flat die's side faces can show: a leaning die shows others.
+    cam = None
+    if calibration is not None and calibration.homography and hint:
+        cw, ch = calibration.image_size
+        # The homography is for the calibration's frame size: rescale this frame's pixels to it first.
+        to_cal = np.diag([cw / w if cw else 1.0, ch / h if ch else 1.0, 1.0])
+        board = np.array(calibration.board_polygon, np.float64) * np.array([w / cw if cw else 1.0,
+                                                                            h / ch if ch else 1.0])
+        # The calibrated die size is the one at the board's centre (calibration.model).
+        centre = (float(board[:, 0].mean()), float(board[:, 1].mean()))
+        cam = BoardCamera(np.array(calibration.homography, np.float64) @ to_cal, (w, h), hint, centre)
+    light = read_light_faces(gray, hint / SIDE_PER_G if hint else None, frame, cam.down if cam else None)
     dice: list[Die] = []
     problems: list[str] = []
     for f in light:

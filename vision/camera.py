@@ -1,0 +1,85 @@
+"""Where a die's sides show in the image, from the calibration's board homography (pure numpy).
+
+A die lying flat shows its top face and, because the camera is not exactly overhead, slivers of the side
+faces that look away from the camera: the die's vertical edges all point (in the image) towards the
+vertical vanishing point, and how long they look depends on the die's height and the camera's distance.
+Both follow from the board homography once the camera's focal length is known, and that follows from the
+homography too (a pinhole camera with square pixels and the principal point at the frame centre: the
+board's two axes must come out perpendicular and equally long). A die that shows a side face where a flat
+die cannot (or much wider than a flat die can) is leaning: cocked.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+
+F64 = NDArray[np.float64]
+
+
+class BoardCamera:
+    """A pinhole camera posed over the board plane, recovered from an image -> board homography."""
+
+    def __init__(self, image_to_board: F64, frame_wh: tuple[int, int], die_px: float,
+                 die_at: tuple[float, float] | None = None) -> None:
+        """`die_px`: a die's top-face side in pixels where it was measured, `die_at` (default: centre)."""
+        hb = np.linalg.inv(image_to_board)  # board (x, y, 1) -> image, up to scale
+        cx, cy = 0.5 * frame_wh[0], 0.5 * frame_wh[1]
+        a = hb.copy()
+        a[0] -= cx * a[2]
+        a[1] -= cy * a[2]
+        a1, a2 = a[:, 0], a[:, 1]
+        f2 = -(a1[0] * a2[0] + a1[1] * a2[1]) / (a1[2] * a2[2]) if abs(a1[2] * a2[2]) > 1e-18 else -1.0
+        if not f2 > 0:
+            den = a1[2] ** 2 - a2[2] ** 2
+            f2 = (a2[0] ** 2 + a2[1] ** 2 - a1[0] ** 2 - a1[1] ** 2) / den if abs(den) > 1e-18 else -1.0
+        # Overhead (no perspective to measure): any long focal length gives the same slivers (none).
+        f = math.sqrt(f2) if f2 > 0 else 10.0 * max(frame_wh)
+        kinv = np.array([[1 / f, 0, 0], [0, 1 / f, 0], [0, 0, 1.0]])
+        r1, r2, t = (kinv @ a[:, i] for i in range(3))
+        lam = 1.0 / float(np.linalg.norm(r1))
+        r1, r2, t = r1 * lam, r2 * lam, t * lam
+        if t[2] < 0:  # the board lies in front of the camera
+            r1, r2, t = -r1, -r2, -t
+        r3 = np.cross(r1, r2)
+        rot = np.stack([r1, r2, r3], axis=1)
+        centre = -rot.T @ t
+        up = 1.0 if centre[2] > 0 else -1.0  # board z towards the camera
+        self._k = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
+        self._rt = (rot, t)
+        self._up = up
+        self._h = np.asarray(image_to_board, np.float64)
+        # The die's height in board units: its calibrated side where it was measured, times the local
+        # board units per pixel there (the top face is a little nearer the camera: a few per cent more).
+        self.die_height = die_px * self._scale(die_at if die_at is not None else (cx, cy))
+
+    def _scale(self, xy: tuple[float, float]) -> float:
+        p = self._to_board(np.array([xy, (xy[0] + 1.0, xy[1]), (xy[0], xy[1] + 1.0)]))
+        return math.sqrt(abs(float(np.cross(p[1] - p[0], p[2] - p[0]))))
+
+    def _to_board(self, xy: F64) -> F64:
+        q = np.c_[xy, np.ones(len(xy))] @ self._h.T
+        return np.asarray(q[:, :2] / q[:, 2:3], np.float64)
+
+    def project(self, pts: F64) -> F64:
+        """Board points (N, 3): x, y and height above the board, in board units -> image pixels."""
+        rot, t = self._rt
+        p = np.asarray(pts, np.float64).copy()
+        p[:, 2] *= self._up
+        cam = p @ rot.T + t
+        img = cam @ self._k.T
+        return np.asarray(img[:, :2] / img[:, 2:3], np.float64)
+
+    def down(self, top_xy: tuple[float, float]) -> tuple[float, float]:
+        """Image vector from a flat die's top-face centre to its bottom-face centre (the sides' extent)."""
+        # The top face lies a die above the board; its image point over the board plane is off by the
+        # parallax, so step once: find where the top is, then the board point under it.
+        xy = self._to_board(np.array([top_xy]))[0]
+        d = self.die_height
+        for _ in range(3):
+            top = self.project(np.array([[xy[0], xy[1], d]]))[0]
+            xy = xy + (self._to_board(np.array([top_xy]))[0] - self._to_board(np.array([top]))[0])
+        a = self.project(np.array([[xy[0], xy[1], d], [xy[0], xy[1], 0.0]]))
+        return float(a[1, 0] - a[0, 0]), float(a[1, 1] - a[0, 1])
