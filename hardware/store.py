@@ -2,7 +2,8 @@
 that take a session.
 
 What is kept: table units, games, their players, the append-only event log, calibrations and the rolls the
-camera read (the annotated frame of each is a JPEG on disk; the row keeps its path).
+camera read (the annotated frame of each is a JPEG on disk; the row keeps its path), and tournament events
+(every organiser change a new append-only version of the event).
 
 Safety, and why:
 - SQLite runs in WAL mode with `synchronous=FULL`: a commit returns only once the log is on disk, so an
@@ -148,6 +149,24 @@ class RollRow(SQLModel, table=True):
     first_seq: int | None = None  # first event of the command it led to (roll or void_throw)
     image_path: str | None = Field(default=None, max_length=1000)
     source: str = Field(default="camera", max_length=20)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=sa.DateTime(timezone=True))
+
+
+class TournamentVersion(SQLModel, table=True):
+    """One version of a tournament event (engine.tournament): the whole event as `tournament_to_json` after
+    one organiser command (`command`: what was done, e.g. `{"type": "seat", "round": 2}`). Append-only like
+    the event log: a correction is a new version; the latest version is the event. `(event_id, version)`
+    is unique, so two organisers changing the same event at once can't both succeed."""
+
+    __tablename__ = "tournament_versions"
+    __table_args__ = (UniqueConstraint("event_id", "version", name="uq_tournament_versions_event_version"),)
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: str = Field(index=True, max_length=64)
+    version: int  # 1, 2, 3... per event
+    name: str = Field(max_length=200)
+    command: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    actor: str = Field(max_length=40)  # cli | organiser | api
     created_at: datetime = Field(default_factory=utcnow, sa_type=sa.DateTime(timezone=True))
 
 
@@ -385,6 +404,49 @@ def latest_calibration(session: Session, *, table_id: str) -> CalibrationRow | N
     stmt = (select(CalibrationRow).where(CalibrationRow.table_id == table_id)
             .order_by(col(CalibrationRow.id).desc()).limit(1))
     return session.exec(stmt).first()
+
+
+# ---- tournament events ----------------------------------------------------------------------------------
+
+
+def save_tournament(session: Session, *, event_id: str, version: int, name: str, command: Mapping[str, Any],
+                    data: Mapping[str, Any], actor: str, at: datetime | None = None) -> TournamentVersion:
+    """Append version `version` of the event (1 creates it). The caller checks the data (engine.tournament)
+    and picks `version` = the version it read + 1; a concurrent writer makes the flush fail on the unique
+    `(event_id, version)`."""
+    if version < 1:
+        raise ValueError("versions start at 1")
+    row = TournamentVersion(event_id=event_id, version=version, name=name, command=dict(command),
+                            data=dict(data), actor=actor, created_at=at or utcnow())
+    session.add(row)
+    session.flush()
+    return row
+
+
+def load_tournament(session: Session, *, event_id: str, version: int | None = None) -> TournamentVersion | None:
+    """The event's latest version (or the one asked for); None when there is no such event."""
+    stmt = select(TournamentVersion).where(TournamentVersion.event_id == event_id)
+    if version is not None:
+        stmt = stmt.where(TournamentVersion.version == version)
+    return session.exec(stmt.order_by(col(TournamentVersion.version).desc()).limit(1)).first()
+
+
+def tournament_history(session: Session, *, event_id: str) -> list[TournamentVersion]:
+    stmt = (select(TournamentVersion).where(TournamentVersion.event_id == event_id)
+            .order_by(col(TournamentVersion.version)))
+    return list(session.exec(stmt).all())
+
+
+def list_tournaments(session: Session) -> list[TournamentVersion]:
+    """The latest version of every event, oldest event first."""
+    latest = (select(TournamentVersion.event_id, func.max(TournamentVersion.version).label("v"),
+                     func.min(TournamentVersion.id).label("first"))
+              .group_by(col(TournamentVersion.event_id)).subquery())
+    stmt = (select(TournamentVersion)
+            .join(latest, sa.and_(col(TournamentVersion.event_id) == latest.c.event_id,
+                                  col(TournamentVersion.version) == latest.c.v))
+            .order_by(latest.c.first))
+    return list(session.exec(stmt).all())
 
 
 # ---- export / import ------------------------------------------------------------------------------------

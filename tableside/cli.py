@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 # Order is the order shown in --help.
 COMMANDS: tuple[str, ...] = (
-    "run", "scenario", "simulate", "read", "calibrate", "calibration_sheet", "export", "import_",
+    "run", "scenario", "simulate", "read", "calibrate", "calibration_sheet", "export", "import_", "event",
 )
 
 

@@ -45,7 +45,7 @@ def test_migration_builds_exactly_the_models_and_is_idempotent(db: Engine) -> No
         diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), SQLModel.metadata)
         version = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one()
     assert diff == []
-    assert version == "0002"  # 0002: the tournament hall (clock log, unit status, game origin)
+    assert version == "0003"  # 0003: tournament events (append-only versions)
     store.migrate(db)  # a restart migrates again: nothing to do, nothing breaks
 
 
