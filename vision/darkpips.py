@@ -69,11 +69,11 @@ class LightFace:
 
 def spots(gray: U8, pip_d: float) -> tuple[Candidates, U8]:
     """Round dark spots about a pip wide, and the black-hat response they came from."""
-    c, _, resp = _all_spots(gray, pip_d)
+    c, _, resp = _all_spots(gray, pip_d, False)
     return c, resp
 
 
-def _all_spots(gray: U8, pip_d: float) -> tuple[Candidates, Candidates, U8]:
+def _all_spots(gray: U8, pip_d: float, ovals: bool) -> tuple[Candidates, Candidates, U8]:
     """(round spots, all spots up to SIDE_ELONG, response): side faces seen obliquely have oval pips."""
     k = odd(KERNEL_PER_DIAM * pip_d)
     ker = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
@@ -82,8 +82,8 @@ def _all_spots(gray: U8, pip_d: float) -> tuple[Candidates, Candidates, U8]:
     c = detect(resp, MIN_SPOT, k // 2 + 1, True)
     sized = (c.radius >= 0.75) & (c.radius <= 0.45 * k)
     ok = (c.elong < MAX_ELONG) & sized
-    return (_one_per_spot(c.take(np.nonzero(ok)[0])),
-            _one_per_spot(c.take(np.nonzero(sized & (c.elong <= SIDE_ELONG))[0])), resp)
+    oval = c.take(np.nonzero(sized & (c.elong <= SIDE_ELONG))[0]) if ovals else c.take(np.zeros(0, np.int64))
+    return _one_per_spot(c.take(np.nonzero(ok)[0])), _one_per_spot(oval), resp
 
 
 def _one_per_spot(c: Candidates) -> Candidates:
@@ -94,8 +94,10 @@ def _one_per_spot(c: Candidates) -> Candidates:
     xy, rad = c.xy[order], c.radius[order]
     d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
     close = d < np.maximum(2.5, 1.2 * np.maximum(rad[:, None], rad[None, :]))
+    np.fill_diagonal(close, False)
     keep = np.ones(len(c), bool)
-    for a in range(len(c)):
+    # Most spots have no close neighbour: only those that do need the greedy pass.
+    for a in np.nonzero(close.any(axis=1))[0]:
         if keep[a]:
             keep[a + 1:] &= ~close[a, a + 1:]
     return c.take(order[keep])
@@ -121,7 +123,7 @@ def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
     body-first reader does better (their lone pips and oblique 2s were misread here: 8 of 50 on Byler).
     """
     pip_d = PIP_D_PER_G * g_known if g_known else min(gray.shape[:2]) / 80.0
-    c, oval, resp = _all_spots(gray, pip_d)
+    c, oval, resp = _all_spots(gray, pip_d, down is not None)
     faces = _proposals(gray, c, resp, g_known)
     # Lone pips (1s) need the frame's pitch: calibrated, or the one of the faces already read.
     g_frame = float(np.median([f.g for f in faces])) if g_known is None and faces else g_known or 0.0
@@ -277,6 +279,12 @@ _LATTICE = np.array([(a, b) for a in np.linspace(-1.6, 1.6, 9) for b in np.linsp
 _RAY_A = np.arange(16) * np.pi / 8
 _RAY_END = np.minimum(1.0 / np.maximum(np.abs(np.cos(_RAY_A)), np.abs(np.sin(_RAY_A))), 1.22)
 _RAY_R = np.arange(1.0, 3.4, 0.1)
+# Half-sides tried (pitches); for each, which (ray, radius) samples lie within 0.35 pitch of that rim
+# (edges are measured across 6 samples, centred 3 in) and which lie well inside it.
+_S = np.arange(1.6, 2.25, 0.05)
+_WANT = _S[:, None, None] * _RAY_END[None, :, None]
+_NEAR = np.abs(_RAY_R[None, None, 3:-3] - _WANT) <= 0.35
+_BEFORE = _RAY_R[None, None, :] < _WANT - 0.35
 
 
 def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contrast: float,
@@ -292,8 +300,8 @@ def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contras
     cth, sth = np.cos(theta), np.sin(theta)
     rot = np.array([[cth, sth], [-sth, cth]])
     clear = np.array(centre) + (_CLEAR * g) @ rot
-    vals = sample(gray, clear)
-    face = float(np.median(vals))
+    vals = np.sort(sample(gray, clear))
+    face = 0.5 * float(vals[(len(vals) - 1) // 2] + vals[len(vals) // 2])  # the median, without overhead
     if np.abs(vals - face).max() > 0.4 * contrast:
         return None
     ang = theta + _RAY_A
@@ -303,24 +311,19 @@ def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contras
     prof = sample(gray, xy)  # (16, R)
     # Rims are soft (blur, bevels, a dull die on a pale cloth): compare across 0.6 pitch, not a pixel.
     step = np.abs(prof[:, 6:] - prof[:, :-6])
-    rmid = _RAY_R[3:-3]
     strong = step >= max(10.0, 0.1 * contrast)
     dip = np.zeros_like(prof, dtype=bool)
     if clear_from is not None:
         dip = (prof < face - 0.4 * contrast) & (rs[None, :] > clear_from)
-    best_s, best_hit = 0.0, 0.0
-    for s in np.arange(1.6, 2.25, 0.05):
-        want = s * _RAY_END[:, None]
-        near = np.abs(rmid[None, :] - want) <= 0.35
-        ok = (near & strong).any(axis=1)
-        if clear_from is not None:
-            ok &= ~(dip & (_RAY_R[None, :] < want - 0.35)).any(axis=1)
-        share = float(ok.mean())
-        if share > best_hit:
-            best_s, best_hit = float(s), share
-    if best_hit < 0.75:
+    # All half-sides at once (masks precomputed): the first with the most rays hitting an edge.
+    ok = (_NEAR & strong[None]).any(axis=2)  # (S, 16)
+    if clear_from is not None:
+        ok &= ~(dip[None] & _BEFORE).any(axis=2)
+    share = ok.mean(axis=1)
+    best = int(np.argmax(share))
+    if share[best] < 0.75:
         return None
-    return best_s
+    return float(_S[best])
 
 
 def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, float]]) -> list[LightFace]:

@@ -109,6 +109,9 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     unit = float(np.median([f.side for f in light])) if light else (hint or 0.0)
     # Dice of other colours (and light dice the pip-first pass could not place) from their bodies: only
     # when the light pass has not already accounted for every die the throw should have.
+    # Calibrated, the pip-first pass's dice at the calibrated size are trusted to be all there is once
+    # the count is met (uncalibrated, the body-first pass still looks: on Byler skipping it turned one
+    # throw with a missed die from `unreadable` into a wrong `ok`).
     if not (hint and expect is not None and len(light) >= expect):
         seg = segment(frame, hint)
         unit = unit or seg.die_size
