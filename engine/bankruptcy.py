@@ -75,7 +75,7 @@ def check_offer(state: GameState, c: cmd.RescueOffer) -> trades.Deal:
         others = [trades.deal_of(o).giver for o in head.offers] + [trades.deal_of(d).giver for d in head.deals]
         if not any(g not in _creditors(state, head) for g in others):
             raise IllegalCommand("M.BK.1", "with no offer from a third party the creditor may not negotiate (004)")
-    trades.check_deal(state, deal)
+    trades.check_deal(state, deal, claims=False)
     before = liquidation_value(state, debtor)
     after = before + _gain(state, deal, debtor)
     if after <= before:
@@ -108,14 +108,21 @@ def _offer_of(head: Debt | JailFine, rescuer: str) -> trades.Deal:
     raise IllegalCommand("M.BK.1", f"{rescuer} has no open rescue offer")
 
 
+def check_accept(state: GameState, rescuer: str, player: str | None = None) -> trades.Deal:
+    head = _head(state)
+    debtor = _debtor(head)
+    if player is not None and player != debtor:
+        raise IllegalCommand("M.BK.1", f"only the debtor {debtor} accepts a rescue")
+    deal = _offer_of(head, rescuer)
+    trades.check_deal(state, deal, claims=False)  # still valid now
+    return deal
+
+
 def accept_rescue(tx: Tx, c: cmd.AcceptRescue) -> None:
     st = tx.state
     head = _head(st)
     debtor = _debtor(head)
-    if c.player is not None and c.player != debtor:
-        raise IllegalCommand("M.BK.1", f"only the debtor {debtor} accepts a rescue")
-    deal = _offer_of(head, c.rescuer)
-    trades.check_deal(st, deal)  # still valid now
+    deal = check_accept(st, c.rescuer, c.player)
     offers = tuple(o for o in head.offers if trades.deal_of(o).giver != c.rescuer)
     tx.replace_head(replace(head, offers=offers, deals=(*head.deals, tuple(deal))))
     trades.execute(tx, deal, context="rescue", fees=False)

@@ -291,6 +291,11 @@ def legal_commands(state: GameState) -> list[cmd.Command]:
                     out.append(cmd.PayJailFine())
                 if p.jail_cards:
                     out.append(cmd.UseJailCard())
+    if isinstance(head, Debt | JailFine):
+        for offer in head.offers:  # M.BK.1: open rescue offers may be accepted or withdrawn
+            if _ok(bankruptcy.check_accept, state, offer[0]):
+                out.append(cmd.AcceptRescue(rescuer=offer[0]))
+            out.append(cmd.WithdrawRescue(player=offer[0]))
     out.extend(_money_commands(state))
     out.extend(_building_commands(state))
     return out

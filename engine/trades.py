@@ -8,6 +8,7 @@ checked by the same `check_deal`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from engine import commands as cmd
@@ -117,11 +118,24 @@ def make_deal(state: GameState, giver: str, receiver: str, give: Mapping[str, An
     return Deal(giver, receiver, gc, gd, gk, tc, td, tk)
 
 
-def check_deal(state: GameState, deal: Deal, lift: tuple[str, ...] = ()) -> int:
-    """Refuse a deal JMA forbids (M.TRADE.3-5, M.MORT.4); otherwise the mortgage fees it will cost."""
+def claim_in(state: GameState, deal: Deal) -> tuple[str, int] | None:
+    """(creditor, amount) of an unpaid debt between the two parties, which counts as cash (M.TRADE.3)."""
+    head = state.head
+    if isinstance(head, Debt) and head.creditor is not None and {head.debtor, head.creditor} == {
+        deal.giver, deal.receiver
+    }:
+        return head.creditor, head.amount
+    return None
+
+
+def check_deal(state: GameState, deal: Deal, lift: tuple[str, ...] = (), claims: bool = True) -> int:
+    """Refuse a deal JMA forbids (M.TRADE.3-5, M.MORT.4); otherwise the mortgage fees it will cost.
+    `claims`: an unpaid debt between the parties counts as cash (not for trial rescue deals, M.BK.1)."""
+    claim = claim_in(state, deal) if claims else None
     for who in (deal.giver, deal.receiver):
         cash, deeds, cards = deal.side(who)
-        if cash > state.player(who).cash:
+        usable = state.player(who).cash + (claim[1] if claim and claim[0] == who else 0)
+        if cash > usable:
             raise IllegalCommand("M.TRADE.3", f"{who} has ${state.player(who).cash}, not ${cash}, on the spot")
         for d in deeds:
             built = [g for g in group_of(d) if state.deeds[g].houses or state.deeds[g].hotel]
@@ -153,7 +167,7 @@ def check_deal(state: GameState, deal: Deal, lift: tuple[str, ...] = ()) -> int:
                       get.get("cash", 0), tuple(get.get("deeds", ())), tuple(get.get("jail_cards", ())))
         if _buys_back(before, deal):
             raise IllegalCommand("M.TRADE.4", "buying back on the spot at another price is forbidden")
-    return _fees(state, deal, lift)
+    return _fees(state, deal, lift, claim)
 
 
 def _buys_back(before: Deal, now: Deal) -> bool:
@@ -175,7 +189,7 @@ def transfer_fee(state: GameState, deed: str) -> int:
     return unmortgage_cost(state, deed) - DEEDS[deed].mortgage
 
 
-def _fees(state: GameState, deal: Deal, lift: tuple[str, ...]) -> int:
+def _fees(state: GameState, deal: Deal, lift: tuple[str, ...], claim: tuple[str, int] | None) -> int:
     received = {d: deal.receiver for d in deal.give_deeds} | {d: deal.giver for d in deal.get_deeds}
     for d in lift:
         if d not in received or not state.deeds[d].mortgaged:
@@ -191,6 +205,8 @@ def _fees(state: GameState, deal: Deal, lift: tuple[str, ...]) -> int:
             elif state.options.mortgage_transfer_fee == "at_once":
                 due += transfer_fee(state, d)
         cash_after = state.player(who).cash - deal.side(who)[0] + deal.side(deal.other(who))[0]
+        if claim and claim[0] == who:
+            cash_after += min(claim[1], deal.side(who)[0])  # paid by setting the claim against the debt
         if due > cash_after:
             raise IllegalCommand("M.MORT.4", f"{who} owes the bank ${due} for mortgaged deeds, has ${cash_after}")
         total += due
@@ -201,9 +217,20 @@ def execute(tx: Tx, deal: Deal, lift: tuple[str, ...] = (), context: str = "betw
             fees: bool = True) -> None:
     st = tx.state
     mortgaged = {d for d in (*deal.give_deeds, *deal.get_deeds) if st.deeds[d].mortgaged}
+    claim = claim_in(st, deal) if context != "rescue" else None
     for who in (deal.giver, deal.receiver):
         cash, deeds, cards = deal.side(who)
         to = deal.other(who)
+        if claim and claim[0] == who and cash:
+            # The creditor's unpaid claim counts as cash (M.TRADE.3): set it against the debt first.
+            offset = min(cash, claim[1])
+            head = tx.state.head
+            assert isinstance(head, Debt)
+            if offset == claim[1]:
+                tx.pop()
+            else:
+                tx.replace_head(replace(head, payees=((who, claim[1] - offset),)))
+            cash -= offset
         tx.transfer(who, to, cash, f"trade with {to}", "M.TRADE.3")
         for d in deeds:
             tx.emit(ev.DeedTransferred(deed=d, owner=to, reason=f"trade ({context})"))

@@ -19,11 +19,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from engine import bankruptcy
 from engine import events as ev
 from engine.board import DEEDS, GROUPS
 from engine.demo import choose
 from engine.errors import IllegalCommand, InvalidCommand
+from engine.finance import liquidation_value
 from engine.game import legal_commands, run
+from engine.state import Debt, JailFine
+from engine.trades import provisional
 
 STREET_GROUPS = [g for g, ds in GROUPS.items() if DEEDS[ds[0]].kind == "street"]
 
@@ -114,11 +118,11 @@ def _random_side(rng: random.Random, state: engine.GameState, who: str) -> dict[
     return side
 
 
-def random_extra(rng: random.Random, state: engine.GameState) -> dict[str, Any]:
+def random_extra(rng: random.Random, state: engine.GameState, kind: float | None = None) -> dict[str, Any]:
     """Open-ended commands `legal_commands` does not list; often refused."""
     names = [p.name for p in state.players]
     a, b = rng.sample(names, 2)
-    kind = rng.random()
+    kind = rng.random() if kind is None else kind
     if kind < 0.45:
         cmd: dict[str, Any] = {"type": "trade", "from": a, "to": b, "give": _random_side(rng, state, a),
                                "get": _random_side(rng, state, b)}
@@ -127,13 +131,25 @@ def random_extra(rng: random.Random, state: engine.GameState) -> dict[str, Any]:
         if mortgaged and rng.random() < 0.5:
             cmd["lift"] = mortgaged[:1]
         return cmd
+    head = state.head
+    if kind < 0.65 and isinstance(head, Debt | JailFine):
+        # A rescue sized to the shortfall (whole or half) for one of the debtor's deeds (M.BK.1, M.BK.6).
+        debtor = head.debtor if isinstance(head, Debt) else head.player
+        rescuer = rng.choice([n for n in names if n != debtor])
+        deeds = [d for d in state.owned_by(debtor) if not state.deeds[d].mortgaged]
+        short = max(0, bankruptcy.need(state, head) - liquidation_value(state, debtor))
+        if deeds:
+            d = rng.choice(deeds)
+            cash = DEEDS[d].mortgage + rng.choice([short, short // 2 + 10, short + 50])
+            return {"type": "rescue_offer", "from": rescuer, "to": debtor, "give": {"cash": cash},
+                    "get": {"deeds": [d]}}
     if kind < 0.65:
-        head = state.head
         debtor = getattr(head, "debtor", None) or getattr(head, "player", None) or b
         return {"type": "rescue_offer", "from": a, "to": debtor, "give": {"cash": rng.choice([50, 200, 500])},
                 "get": _random_side(rng, state, debtor) or {"cash": 0}}
     if kind < 0.75:
-        return {"type": "accept_rescue", "rescuer": a}
+        offers = getattr(head, "offers", ())
+        return {"type": "accept_rescue", "rescuer": rng.choice(offers)[0] if offers else a}
     if kind < 0.9:
         hotels = [d for d, ds in state.deeds.items() if ds.hotel]
         if hotels:
@@ -161,8 +177,12 @@ def play(names: list[str], ruleset: str, changes: dict[str, Any], seed: int, ste
         if state.turn.phase == "game_over":
             break
         r = rng.random()
-        if r < 0.15:
+        if isinstance(state.head, Debt | JailFine) and provisional(state) and rng.random() < 0.6:
+            r = 0.0  # rescue offers and acceptances while someone is provisionally bankrupt (M.BK.1)
+            command = random_extra(rng, state, kind=rng.choice([0.5, 0.5, 0.7]))
+        elif r < 0.15:
             command = random_extra(rng, state)
+        if r < 0.15:
             if command["type"] == "end_signal" and rng.random() < 0.8:
                 continue
             try:
