@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from hardware.service import TableRegistry
 
 # "module:attribute" of each blueprint; the pages engineer appends the pages' blueprints here.
-BLUEPRINTS: tuple[str, ...] = ("web.api:bp", "web.pages:bp")
+BLUEPRINTS: tuple[str, ...] = ("web.api:bp", "web.pages:bp", "web.events:bp")
 
 
 class ConfigError(RuntimeError):

@@ -58,7 +58,8 @@ class Stored:
 def slug(name: str) -> str:
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     text = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:48]
-    return text or "event"
+    text = text or "event"
+    return f"{text}-event" if text in ("login", "logout") else text  # the web app's /events/login
 
 
 def _stored(row: TournamentVersion) -> Stored:

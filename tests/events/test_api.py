@@ -1,0 +1,143 @@
+"""The events JSON API and pages: organiser auth (401/403), refusals with rule IDs (400/409), a Monopoly
+result taken from a finished engine game, Catan caps, CSV downloads, the form flow with CSRF, Japanese."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask.testing import FlaskClient
+from sqlalchemy.engine import Engine
+
+from tests.events.conftest import ORG, ORG_PIN, TOKEN, csrf_of, finish_game
+
+
+def create(client: FlaskClient, **body: Any) -> Any:
+    return client.post("/api/events", json=body, headers=ORG)
+
+
+def test_writes_need_the_organiser(client: FlaskClient) -> None:
+    body = {"name": "Open", "game": "monopoly", "players": "A,B,C,D"}
+    r = client.post("/api/events", json=body)
+    assert r.status_code == 401 and r.get_json()["error"] == "unauthorized"
+    assert client.post("/api/events", json=body, headers={"X-Organiser-Pin": "000000"}).status_code == 403
+    assert client.post("/api/events", json=body, headers={"Authorization": "Bearer nope"}).status_code == 403
+    # a table's clerk PIN is not an organiser's
+    assert client.post("/api/events", json=body, headers={"X-Clerk-Pin": "111111"}).status_code == 401
+    r = client.post("/api/events", json=body, headers={"Authorization": f"Bearer {TOKEN}"})
+    assert r.status_code == 201 and r.get_json()["id"] == "open"
+    # logged in by the form: the API takes the session, but only with the CSRF header
+    token = csrf_of(client.get("/events/login").get_data(as_text=True))
+    r = client.post("/events/login", data={"pin": ORG_PIN, "csrf_token": token})
+    assert r.status_code == 302
+    assert client.post("/api/events/open/seat").status_code == 403
+    r = client.post("/api/events/open/seat", headers={"X-CSRF-Token": token})
+    assert r.status_code == 200 and len(r.get_json()["rounds"]) == 1
+    # reading is open
+    client.post("/events/logout", data={"csrf_token": token})
+    assert client.get("/api/events").get_json()["events"][0]["rounds"] == 1
+
+
+def test_refusals_carry_rule_ids(client: FlaskClient) -> None:
+    assert create(client, name="Bad", game="chess", players=["A", "B", "C"]).status_code == 400
+    assert create(client, name="Dup", game="catan", players=["A", "A", "B"]).status_code == 400
+    assert create(client, name="Five", game="catan", players="A,B,C,D,E").status_code == 201
+    r = client.post("/api/events/five/seat", headers=ORG)
+    assert r.status_code == 409 and r.get_json()["rule"] == "C.TABLE.1"
+    assert client.get("/api/events/nope").status_code == 404
+    assert client.post("/api/events/nope/seat", headers=ORG).status_code == 404
+    assert client.post("/api/events/five/results", data="x", headers=ORG).status_code == 400
+
+    assert create(client, name="Cup", game="catan", players="A,B,C,D,E,F,G").status_code == 201
+    ev = client.post("/api/events/cup/seat", headers=ORG).get_json()
+    t1, t2 = ev["rounds"][0]["tables"]
+    x, y, z, w = t1["players"]
+    # seating round 2 before round 1 is done: 409
+    assert client.post("/api/events/cup/seat", headers=ORG).get_json()["error"] == "conflict"
+    r = client.post("/api/events/cup/results", headers=ORG,
+                    json={"round": 1, "table": 1, "points": {x: 9, y: 3, z: 3, w: 2}, "winner": x})
+    assert r.status_code == 409 and r.get_json()["rule"] == "C.WIN.1"
+    r = client.post("/api/events/cup/results", headers=ORG,
+                    json={"round": 1, "table": 1, "points": {x: 9, y: 3}, "winner": None})
+    assert r.status_code == 400 and "exactly" in r.get_json()["message"]
+    r = client.post("/api/events/cup/results", headers=ORG,
+                    json={"round": 1, "table": 1, "points": {x: 13, y: 11, z: 3, w: 2}, "winner": x})
+    assert r.status_code == 200
+    table = r.get_json()["rounds"][0]["tables"][0]
+    assert table["result"]["scores"] == {x: 10, y: 9, z: 3, w: 2}  # C.SCORE.1
+    assert table["points"] == {x: 3, y: 2, z: 1, w: 0}  # 4 players: 3/2/1/0
+    p, q, s = t2["players"]
+    r = client.post("/api/events/cup/results", headers=ORG,
+                    json={"round": 1, "table": 2, "points": {p: 10, q: 6, s: 9}})  # by time: no winner
+    assert r.status_code == 200
+    assert r.get_json()["rounds"][0]["tables"][1]["result"]["scores"][p] == 9
+
+    text = client.get("/events/cup/results.csv")
+    assert text.mimetype == "text/csv" and "attachment" in text.headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(text.get_data(as_text=True))))
+    assert len(rows) == 7
+    by = {row["player"]: row for row in rows}
+    assert (by[x]["score"], by[x]["raw"], by[x]["ended_by"]) == ("10", "13", "win")
+    assert (by[p]["score"], by[p]["raw"], by[p]["ended_by"], by[p]["win"]) == ("9", "10", "time", "0")
+    standings = list(csv.DictReader(io.StringIO(client.get("/events/cup/standings.csv").get_data(as_text=True))))
+    assert standings[0]["player"] == x and standings[0]["wins"] == "1"
+    # p and s level on 9 by time share place 1 at their table, and rank 2 here (3 points, no win, score 9)
+    assert [(row["rank"], row["points"]) for row in standings][:4] == [("1", "3"), ("2", "3"), ("2", "3"), ("4", "2")]
+    assert {standings[1]["player"], standings[2]["player"]} == {p, s}
+
+
+def test_monopoly_result_from_a_finished_table_game(client: FlaskClient, db: Engine) -> None:
+    assert create(client, name="Hall Open", game="monopoly", players="Ann,Bob,Cy,Dee").status_code == 201
+    ev = client.post("/api/events/hall-open/seat", headers=ORG).get_json()
+    players = tuple(ev["rounds"][0]["tables"][0]["players"])
+    # not over yet: refused (M.END.2)
+    from hardware.service import TableService
+
+    TableService(db, table_id="u1", players=players, seed=1)
+    r = client.post("/api/events/hall-open/results", headers=ORG, json={"round": 1, "table": 1, "from_table": "u1"})
+    assert r.status_code == 409 and r.get_json()["rule"] == "M.END.2"
+    finish_game(db, "u2", players, (300, 2600, 1200, 800))
+    r = client.post("/api/events/hall-open/results", headers=ORG, json={"round": 1, "table": 1, "from_table": "u2"})
+    assert r.status_code == 200, r.get_json()
+    result = r.get_json()["rounds"][0]["tables"][0]["result"]
+    assert result["ranking"] == [players[1], players[2], players[3], players[0]]
+    assert result["assets"][players[1]] == 2600
+    st = r.get_json()["standings"]
+    assert [s["player"] for s in st] == result["ranking"] and [s["points"] for s in st] == [3, 2, 1, 0]
+    # a hand-typed ranking that contradicts the assets is refused (M.END.4)
+    r = client.post("/api/events/hall-open/results", headers=ORG, json={
+        "round": 1, "table": 1, "ranking": list(players), "assets": dict(zip(players, (1, 2, 3, 4), strict=True))})
+    assert r.status_code == 409 and r.get_json()["rule"] == "M.END.4"
+
+
+def test_forms_with_csrf_and_japanese(client: FlaskClient) -> None:
+    page = client.get("/events").get_data(as_text=True)
+    assert 'id="create-event"' not in page and "/events/login" in page
+    assert 'id="events-link"' in client.get("/").get_data(as_text=True)
+    token = csrf_of(client.get("/events/login").get_data(as_text=True))
+    assert client.post("/events/login", data={"pin": "1", "csrf_token": token}).status_code == 403
+    assert client.post("/events/login", data={"pin": ORG_PIN}).status_code == 400  # no CSRF
+    assert client.post("/events/login", data={"pin": ORG_PIN, "csrf_token": token}).status_code == 302
+    form = {"name": "Night Cup", "game": "monopoly", "players": "A, B, C", "minutes": "45", "seed": "1"}
+    assert client.post("/events", data=form).status_code == 400  # no CSRF
+    r = client.post("/events", data={**form, "csrf_token": token})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/events/night-cup")
+    assert client.post("/events/night-cup/seat", data={"csrf_token": token}).status_code == 302
+    ev = client.get("/api/events/night-cup").get_json()
+    assert ev["minutes"] == 45
+    a, b, c = ev["rounds"][0]["tables"][0]["players"]
+    url = "/events/night-cup/rounds/1/tables/1/result"
+    r = client.post(url, data={"csrf_token": token, "place_0": "1", "place_1": "1", "place_2": "3",
+                               "assets_0": "10", "assets_1": "5", "assets_2": "0"})
+    assert r.status_code == 400 and "M.END.4" in r.get_data(as_text=True)
+    r = client.post(url, data={"csrf_token": token, "place_0": "2", "place_1": "1", "place_2": "3",
+                               "assets_0": "1000", "assets_1": "3000", "assets_2": "0", "winner": b})
+    assert r.status_code == 302
+    ev = client.get("/api/events/night-cup").get_json()
+    assert ev["rounds"][0]["tables"][0]["result"]["ranking"] == [b, a, c]
+    assert ev["standings"][0] == {"rank": 1, "player": b, "points": 3, "wins": 1, "score": 3000, "games": 1,
+                                  "places": [1]}
+    client.set_cookie("lang", "ja")
+    page = client.get("/events/night-cup").get_data(as_text=True)
+    assert "順位表" in page and "次のラウンドの座席を決める" in page
