@@ -19,7 +19,10 @@ watcher accepted as "how the table looks between throws". The decision, in order
 2. Different over many die areas         -> something big is in the play area (a hand holding dice, an arm
    resting on the board). No read; keep waiting. If it stays like that for `adopt_after_s` (a lamp was
    switched on, the board was moved) the new look becomes the reference, still without an event.
-3. Otherwise read the dice once. No dice found -> the play area was cleared (dice lifted): no event.
+3. Hardly different from a scene known to hold no throw (the table as it was when watching started, or
+   after the dice were last lifted) -> the play area was cleared: no read. This keeps board features a
+   reader might mistake for a die (lettering, a piece) from turning every pick-up into an event.
+4. Otherwise read the dice once. No dice found -> the play area was cleared (dice lifted): no event.
    The same values at the same places as the last event -> the same dice were touched, not thrown: no
    event. Anything else -> one `RollEvent`, and the read scene becomes the reference.
 
@@ -167,6 +170,7 @@ class RollWatcher:
         self._episode: _Episode | None = None
         self._last_motion = 0
         self._lying: DiceReading | None = None  # what the last read saw lying in the play area
+        self._idle: deque[U8] = deque(maxlen=3)  # recent scenes known to hold no throw
 
     # -- public ---------------------------------------------------------------------------------------
 
@@ -185,6 +189,7 @@ class RollWatcher:
         if prev is None or self._reference is None:
             # Dice already lying there when watching starts are not a throw, and touching them isn't either.
             self._reference = small
+            self._idle.append(small)
             self._lying = self._read(frame.image)[0]
             return None
         geom = self._geom
@@ -282,6 +287,10 @@ class RollWatcher:
         self._last_motion = n
         return n
 
+    def _geom_die_area(self) -> float:
+        assert self._geom is not None
+        return self._geom.die_area_small
+
     def _die_areas_from_reference(self, small: U8) -> float:
         geom = self._geom
         assert geom is not None and self._reference is not None
@@ -332,10 +341,16 @@ class RollWatcher:
                 self._settle(small, WatchState.QUIET)
             return None
 
+        if any(self._changed(small, idle) / self._geom_die_area() < cfg.same_scene_die_areas for idle in self._idle):
+            self._note(frame.t, "play area cleared (as the table looked with no throw)")
+            self._lying = None
+            self._settle(small, WatchState.QUIET)
+            return None
         reading, read_ms = self._read(frame.image)
         if not reading.dice:
             self._note(frame.t, "play area cleared")
             self._lying = None
+            self._idle.append(small)
             self._settle(small, WatchState.QUIET)
             return None
         if self._same_dice(reading):

@@ -210,3 +210,33 @@ def test_empty_play_area_after_lifting_gives_no_event() -> None:
     events = list(watcher.watch(_frames(imgs)))
     assert events == []
     assert any("cleared" in n for _, n in watcher.notes)
+
+
+class BoardFeatureReader(CountingReader):
+    """Like CountingReader, but also 'sees' a die in a fixed board feature (lettering, a piece) that is
+    always there: the failure the simulated board's lettering once caused in the real reader."""
+
+    def __call__(self, img: np.ndarray) -> DiceReading:
+        self.calls += 1
+        feature = Die(value=1, center=(300.0, 20.0), confidence=0.5)
+        ys, xs = np.nonzero(img[:, :, 0] > 200)
+        dice = [feature]
+        if len(xs):
+            dice.append(Die(value=3, center=(float(xs.mean()), float(ys.mean())), confidence=1.0))
+        return DiceReading(Verdict.UNREADABLE, f"found {len(dice)} dice, expected 2", tuple(dice))
+
+
+def test_lifting_dice_off_a_board_whose_features_fool_the_reader_gives_no_event() -> None:
+    rng = np.random.default_rng(6)
+    reader = BoardFeatureReader()
+    watcher = RollWatcher(reader=reader)
+    imgs = [_table(rng) for _ in range(10)]  # the empty table
+    imgs += [_with_square(_table(rng), 20 + 8 * k, 100) for k in range(20)]  # a throw
+    imgs += [_with_square(_table(rng), 172, 100) for _ in range(30)]  # at rest: one event
+    imgs += [_with_square(_table(rng), 172, 100 - 10 * k) for k in range(10)]  # picked up
+    imgs += [_table(rng) for _ in range(60)]  # the empty table again: no event
+    imgs += [_with_square(_table(rng), 200 - 8 * k, 150) for k in range(15)]  # the next throw
+    imgs += [_with_square(_table(rng), 88, 150) for _ in range(30)]
+    events = list(watcher.watch(_frames(imgs)))
+    assert len(events) == 2, [(e.t, e.reading.reason) for e in events]
+    assert any("as the table looked with no throw" in n for _, n in watcher.notes)
