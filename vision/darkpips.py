@@ -112,12 +112,13 @@ Down = Callable[[tuple[float, float]], tuple[float, float]]
 
 
 def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
-                     down: Down | None = None) -> list[LightFace]:
+                     down: Down | None = None, ones: bool = True) -> list[LightFace]:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any.
 
     `down` (from a calibrated camera, vision/camera.py): the image vector from a flat die's top-face
     centre to its bottom; with it, a face beside which a side face shows where a flat die's cannot is
-    refused as cocked.
+    refused as cocked. `ones=False`: no lone-pip faces (the inverted pass: on dark dice 1s were
+    misread 7 of 71 times on Byler against 1 of 298 for faces of several pips).
 
     With the colour frame `bgr`, only white, grey or cream faces are kept: on yellow or pale green dice the
     body-first reader does better (their lone pips and oblique 2s were misread here: 8 of 50 on Byler).
@@ -128,7 +129,7 @@ def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
     # Lone pips (1s) need the frame's pitch: calibrated, or the one of the faces already read.
     g_frame = float(np.median([f.g for f in faces])) if g_known is None and faces else g_known or 0.0
     used = {p for f in faces for p in f.pips}
-    if g_frame > 0:
+    if g_frame > 0 and ones:
         faces += _ones(gray, c, resp, g_frame, used)
     if bgr is not None:
         faces = [f for f in faces if _chroma(bgr, f) <= MAX_CHROMA]

@@ -7,8 +7,9 @@ too. Coverage is accepted / labelled. Colour classes come from the pixels, as de
 
 The floors are what this reader measured (see bench/vision.py for the full print-out) minus a small margin.
 Overall they are far below the issue's targets (99.5% accuracy, 90% coverage, 98% for white dice): white
-dice (read pip-first, vision/darkpips.py) are at 90% coverage / 99.4% accuracy, dark and coloured dice
-(read body-first) at about a third; these tests keep the reader from sliding back while it gets there.
+dice (read pip-first, vision/darkpips.py) are at 90% coverage / 99.4% accuracy; dark and coloured dice
+(light pips read pip-first on the inverted image, the rest body-first) at 36% and 47%; these tests keep
+the reader from sliding back while it gets there.
 """
 
 from __future__ import annotations
@@ -34,20 +35,20 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 98.79% (732/741); with the 2 values read off unlabelled spots 98.52%
-    assert score.overall.accuracy >= 0.98
-    assert score.accuracy_with_false >= 0.975
+    # measured 99.18% (848/855); with the 2 values read off unlabelled spots 98.95%
+    assert score.overall.accuracy >= 0.985
+    assert score.accuracy_with_false >= 0.982
     assert score.false_dice <= 5
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 41.3% overall
-    assert score.overall.coverage >= 0.39
+    # measured 47.6% overall
+    assert score.overall.coverage >= 0.46
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured: white 90.4% coverage / 99.4% accuracy (178/179), dark 32.4% / 98.7%, coloured 37.3% / 98.5%
-    floors = {"white": (0.88, 0.985), "dark": (0.30, 0.97), "coloured": (0.35, 0.97)}
+    # measured: white 90.4% coverage / 99.4% accuracy (178/179), dark 36.4% / 98.8%, coloured 46.8% / 99.3%
+    floors = {"white": (0.88, 0.985), "dark": (0.34, 0.975), "coloured": (0.45, 0.985)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
         assert t.coverage >= cov, (colour, t.coverage)
@@ -55,14 +56,15 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 30 / 46 / 50 / 46 / 50 / 24 %; accuracy 98.9 / 97.9 / 99.4 / 98.5 / 99.4 / 98.5 %
+    # measured coverage 1..6: 30 / 53 / 58 / 57 / 59 / 27 %; accuracy 98.9 / 98.2 / 100 / 99.4 / 99.5 / 98.7 %
+    floors = {1: 0.28, 2: 0.51, 3: 0.55, 4: 0.54, 5: 0.56, 6: 0.25}
     for value in range(1, 7):
         t = score.by_value[value]
-        assert t.coverage >= (0.22 if value == 6 else 0.27), (value, t.coverage)
+        assert t.coverage >= floors[value], (value, t.coverage)
         assert t.accuracy >= 0.95, (value, t.accuracy)
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured: 27 of 250 photos `ok` with every die right; 1 `ok` with a die wrong or missed
-    assert score.images_ok_correct >= 24
+    # measured: 28 of 250 photos `ok` with every die right; 1 `ok` with a die wrong or missed
+    assert score.images_ok_correct >= 25
     assert score.images_ok_wrong <= 2

@@ -119,3 +119,15 @@ def test_annotate_draws_without_touching_the_frame() -> None:
     r: DiceReading = read_dice(frame)
     out = annotate(frame, r, WHOLE)
     assert out.shape == frame.shape and not np.array_equal(out, frame)
+
+
+@pytest.mark.parametrize("body", [(40, 38, 36), (40, 40, 170)], ids=["black", "red"])
+@pytest.mark.parametrize(("a", "b"), [(2, 5), (3, 6), (4, 4)])
+def test_dark_and_coloured_dice_with_light_pips_read_ok(a: int, b: int, body: tuple[int, int, int]) -> None:
+    # Light pips on a darker face: read pip-first on the inverted grey image (vision/reader.py).
+    white = (245, 245, 245)
+    frame = render([DieSpec(a, (220, 200), angle=17, body=body, pip=white),
+                    DieSpec(b, (420, 300), angle=58, body=body, pip=white)], seed=a + b)
+    r = read_dice(frame, expect=2)
+    assert r.verdict is Verdict.OK, r.reason
+    assert sorted(r.values) == sorted((a, b))  # type: ignore[type-var]
