@@ -333,7 +333,7 @@ def create() -> Any:
     form = request.form.to_dict()
     try:
         st = _create({**form, "asset_lead_wins": form.get("asset_lead_wins") == "on"}, "organiser")
-    except (InvalidCommand, EventConflict) as e:
+    except (InvalidCommand, IllegalCommand, EventConflict) as e:
         message, status = _message(e)
         return render_template("events.html", events=all_events(_db()), organiser=True, error=message,
                                form=form, data=_page_data()), status
@@ -357,7 +357,7 @@ def seat(event_id: str) -> Any:
         return stop
     try:
         change_tournament(_db(), event_id, {"type": "seat"}, seat_next, actor="organiser")
-    except (InvalidCommand, EventConflict) as e:
+    except (InvalidCommand, IllegalCommand, EventConflict) as e:
         message, status = _message(e)
         return _detail(_load(event_id), message, status)
     return redirect(url_for("events.detail", event_id=event_id))
@@ -388,7 +388,7 @@ def result(event_id: str, round_no: int, table_no: int) -> Any:
             body["ranking"] = order
             body["assets"] = {p: f.get(f"assets_{i}", "") for i, p in enumerate(players)}
         _record(event_id, round_no, table_no, body, "organiser")
-    except (InvalidCommand, EventConflict) as e:
+    except (InvalidCommand, IllegalCommand, EventConflict) as e:
         message, status = _message(e)
         return _detail(_load(event_id), message, status)
     return redirect(url_for("events.detail", event_id=event_id) + f"#round-{round_no}")
