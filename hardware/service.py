@@ -743,13 +743,14 @@ class TableService:
 
         assert self.source is not None
         self._camera.source = self.source.name
+        # The calibration first: the reader is bound to it (a reader made before would read uncalibrated).
+        if self.calibration is None and hasattr(self.source, "calibration"):
+            self.calibration = self.source.calibration()
         try:
             reader = self._make_reader()
         except ServiceError as exc:
             self._set_camera(False, one_line(exc))
             return
-        if self.calibration is None and hasattr(self.source, "calibration"):
-            self.calibration = self.source.calibration()
         if self.calibration is not None:
             with store.session_scope(self.db) as s:
                 latest = store.latest_calibration(s, table_id=self.id)

@@ -204,3 +204,29 @@ def test_auto_decision_answers_only_what_the_camera_cannot(db: Engine) -> None:
     assert auto_decision(svc.state()) is None  # a roll is awaited
     svc.submit({"type": "roll", "dice": [1, 2]})
     assert auto_decision(svc.state()) in ({"type": "buy"}, {"type": "decline"})
+
+
+def test_real_reader_reads_the_simulated_camera_through_the_service(db: Engine, tmp_path: Path) -> None:
+    """The demo's path with the product's reader: it is bound to the camera's calibration, and no wrong
+    roll is ever applied (a throw it can't read is voided, never guessed)."""
+    script = ["ok", "ok", "cocked", "ok", "ok", "off_board", "ok", "ok"]
+    cam = SimulatedCamera(seed=5, script=script, hands=False)
+    svc = TableService(db, table_id="real", seed=2, source=cam, reader="real", image_dir=tmp_path / "img",
+                       auto_clerk=True, auto_clerk_delay_s=0.0)
+    svc.start()
+    try:
+        assert wait_until(lambda: not svc.camera_status()["ok"] and "end of stream" in
+                          svc.camera_status()["message"], timeout=180)
+    finally:
+        svc.stop()
+    assert svc.calibration is not None
+    with store.session_scope(db) as s:
+        rolls = store.list_rolls(s, game_id=svc.game_id)
+    assert len(rolls) == len(cam.throws)  # one record per throw, whatever the verdict
+    applied = 0
+    for roll, truth in zip(rolls, cam.throws, strict=True):
+        if roll.verdict == "ok":
+            assert truth.kind == "ok", (truth, roll.dice)
+            assert sorted(d["value"] for d in roll.dice) == sorted(truth.values)  # which die is "first" is moot
+            applied += roll.applied
+    assert applied >= 4, [(r.verdict, r.reason) for r in rolls]
