@@ -305,9 +305,16 @@ def motion_smear(bgr: U8, center: tuple[float, float], side: float) -> float:
     lum = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 1, 0), dtype=np.float32)
     gy = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 0, 1), dtype=np.float32)
-    steep = [float(np.percentile(np.abs(gx * np.cos(phi) + gy * np.sin(phi)), 99.5))
-             for phi in np.arange(8) * np.pi / 8]
-    return max(steep) / max(min(steep), 1e-6)
+    # All eight directions at once; the 99.5th percentile (linear interpolation, as np.percentile) from
+    # one partition of the (8, N) derivatives rather than eight sorts.
+    phi = np.arange(8) * np.pi / 8
+    der = np.abs(np.cos(phi)[:, None] * gx.ravel()[None, :] + np.sin(phi)[:, None] * gy.ravel()[None, :])
+    pos = 0.995 * (der.shape[1] - 1)
+    lo = int(np.floor(pos))
+    hi = min(lo + 1, der.shape[1] - 1)
+    part = np.partition(der, (lo, hi), axis=1)
+    steep = part[:, lo] + (pos - lo) * (part[:, hi] - part[:, lo])
+    return float(steep.max()) / max(float(steep.min()), 1e-6)
 
 
 def _empty_cell_contrast(dist: NDArray[np.float32], fit: _Fit) -> float:

@@ -43,12 +43,20 @@ def _polygon(cal: Calibration | None, frame_wh: tuple[int, int]) -> NDArray[np.f
     return np.array([(x * sx, y * sy) for x, y in cal.play_polygon], np.float32).reshape(-1, 1, 2)
 
 
-def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float) -> list[tuple[Body, Face]]:
+def _covered(xy: tuple[float, float], light: list[LightFace]) -> bool:
+    """Whether a pip-first face already accounts for the die centred at `xy`."""
+    return any(np.hypot(xy[0] - f.centre[0], xy[1] - f.centre[1]) < 0.6 * f.side for f in light)
+
+
+def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float,
+                     light: list[LightFace]) -> list[tuple[Body, Face]]:
     out = []
     for b in seg_bodies:
         side = max(float(np.sqrt(b.area)), 0.5 * (b.size[0] + b.size[1]))
         if side < 0.5 * die or side > 2.0 * die:
             continue
+        if _covered(b.center, light):
+            continue  # already read from its pips: reading its body too (the costly part) would be wasted
         # The blob's outline is smoothed by morphology and may carry a shadow: re-find the die locally.
         tight = outline(frame, b.center, side, die)
         if tight is not None and (not b.split or tight[1][0] * tight[1][1] < 1.3 * die * die):
@@ -123,12 +131,11 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     if not (hint and expect is not None and len(light) >= expect):
         seg = segment(frame, hint)
         unit = unit or seg.die_size
-        for body, face in _candidate_faces(frame, seg.bodies, seg.die_size):
+        for body, face in _candidate_faces(frame, seg.bodies, seg.die_size, light):
             if face.value is None and not face.pips:
                 # Nothing pip-like at all: a die-sized blob that isn't a die (a marker, a token, a stain).
                 continue
-            if any(np.hypot(body.center[0] - f.centre[0], body.center[1] - f.centre[1]) < 0.6 * f.side
-                   for f in light):
+            if _covered(body.center, light):
                 continue  # the same die, already read from its pips
             dice.append(_body_die(body, face, poly))
             problems.append(face.reason)
