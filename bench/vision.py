@@ -1,10 +1,16 @@
 """Bench: our dice reader vs the blob-and-cluster peer, same photos, same process, one core.
 
-Usage: .venv/bin/python bench/vision.py [--limit N] [--reader read_dice|pipfirst]
+Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--reader read_dice|pipfirst]
 
-For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame; per-frame
-wall time (perf_counter, median and mean) and per-die accuracy/coverage are printed for each, plus the
-time ratio. A second timing runs on 640x480 crops of the same photos (the product's frame size).
+For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
+with one OpenCV thread; each frame is timed R times (perf_counter) and its median kept, and the medians
+and means over frames are printed with per-die accuracy/coverage for each, plus the time ratios. A second
+timing runs on 640x480 crops of the same photos (the product's frame size), uncalibrated with any number
+of dice expected: the reader's slowest case (the body-first pass always runs).
+
+Measured (2026-11-23, 2-core machine with other work on it, R=3): ours 99.18% of 855 accepted dice right,
+coverage 47.6%; median ~33 ms per 640x640 frame and ~24 ms per 640x480 crop against the peer's ~2.6 and
+~2.0 ms (peer/ours ~0.08: ours is still about 12x slower; the issue's target is 2x faster).
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe: dark
 round blobs by SimpleBlobDetector, grouped by DBSCAN, pips counted per cluster; it has no notion of
 confidence, so all its values count as accepted. Scoring is tests/vision/byler_data.py's, shared with
@@ -32,6 +38,7 @@ from vision.reader import MIN_CONFIDENCE, read_dice
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos")
+    ap.add_argument("--repeat", type=int, default=3, help="timed runs per frame (the median is kept)")
     ap.add_argument("--reader", choices=("read_dice", "pipfirst"), default="read_dice",
                     help="which of our readers to bench: the product's, or the experimental pip-first one")
     args = ap.parse_args()
@@ -46,26 +53,33 @@ def main() -> int:
     times: dict[str, list[float]] = {"ours": [], "peer": []}
     scores = {"ours": byler.Score(), "peer": byler.Score()}
     crop_times: dict[str, list[float]] = {"ours": [], "peer": []}
+    repeat = max(1, args.repeat)
     for p in photos:
+        crop = p.image[80:560, :]
         for name in ("ours", "peer"):
-            t0 = time.perf_counter()
-            r = ours(p.image, expect=len(p.dice)) if name == "ours" else read_dice_peer(p.image, len(p.dice))
-            times[name].append(time.perf_counter() - t0)
+            full: list[float] = []
+            part: list[float] = []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                r = ours(p.image, expect=len(p.dice)) if name == "ours" else read_dice_peer(p.image, len(p.dice))
+                full.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                if name == "ours":
+                    ours(crop, expect=None)
+                else:
+                    read_dice_peer(crop, None)
+                part.append(time.perf_counter() - t0)
+            times[name].append(statistics.median(full))
+            crop_times[name].append(statistics.median(part))
             byler.score_photo(p, r, MIN_CONFIDENCE if name == "ours" else 0.0, scores[name])
-            crop = p.image[80:560, :]
-            t0 = time.perf_counter()
-            if name == "ours":
-                ours(crop, expect=None)
-            else:
-                read_dice_peer(crop, None)
-            crop_times[name].append(time.perf_counter() - t0)
     for name in ("ours", "peer"):
         print(byler.report(scores[name], name))
         t, c = times[name], crop_times[name]
         print(f"  time per 640x640 frame: median {1000 * statistics.median(t):.1f} ms, mean "
               f"{1000 * statistics.mean(t):.1f} ms; per 640x480 crop: median {1000 * statistics.median(c):.1f} ms")
     ratio = statistics.median(times["peer"]) / statistics.median(times["ours"])
-    print(f"speed ratio peer/ours (median per frame): {ratio:.2f}x "
+    crop_ratio = statistics.median(crop_times["peer"]) / statistics.median(crop_times["ours"])
+    print(f"speed ratio peer/ours (median per frame): {ratio:.2f}x 640x640, {crop_ratio:.2f}x 640x480 "
           f"({'ours faster' if ratio > 1 else 'ours slower'})")
     o, q = scores["ours"].overall, scores["peer"].overall
     print(f"correct dice: ours {o.correct}/{o.labelled} ({o.correct / o.labelled:.1%}), "

@@ -48,6 +48,10 @@ MAX_CHROMA = 60.0  # channel spread of a white, grey or cream face (Byler's whit
 # Bit of each grid cell (column u, row v in -1..1) in a 9-bit occupancy mask.
 _BIT = {(u, v): 1 << ((u + 1) * 3 + (v + 1)) for u in (-1, 0, 1) for v in (-1, 0, 1)}
 _LEGAL = {sum(_BIT[c] for c in cells): n for n, ls in LAYOUTS.items() for cells in ls}
+# The same as a lookup table over all 512 masks (0: not a legal face), to judge every proposal at once.
+_LEGAL_COUNT = np.zeros(512, np.int64)
+for _m, _n in _LEGAL.items():
+    _LEGAL_COUNT[_m] = _n
 
 
 @dataclass(frozen=True)
@@ -214,7 +218,7 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None) -> list
     bits = np.where(on_grid, 1 << ((cu + 1) * 3 + (cv + 1)).astype(np.int64).clip(0, 8), 0)
     mask = np.bitwise_or.reduce(bits, axis=1)
     count = on_grid.sum(axis=1)
-    legal = np.array([_LEGAL.get(int(m), 0) == k for m, k in zip(mask, count, strict=True)]) & ~stray.any(axis=1)
+    legal = (_LEGAL_COUNT[mask] == count) & ~stray.any(axis=1)
     out: list[LightFace] = []
     seen: set[tuple[int, ...]] = set()
     for h in np.nonzero(legal)[0]:
@@ -330,19 +334,20 @@ def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contras
 def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, float]]) -> list[LightFace]:
     """Lone spots that are a 1: nothing else dark on a light die-sized face around them."""
     out: list[LightFace] = []
-    for k in range(len(c)):
+    # A 1's pip is as big as the others or bigger (0.25-0.9 g in radius).
+    sized = (c.radius >= 0.22 * g) & (c.radius <= 0.9 * g)
+    cand = np.nonzero(sized)[0]
+    if cand.size == 0:
+        return out
+    # Alone on its die: the nearest pip of a touching die is ~2.7 pitches away or more (a flat die's
+    # side-face pips come a little closer). All candidates against all spots at once.
+    dist = np.hypot(c.xy[cand, None, 0] - c.xy[None, :, 0], c.xy[cand, None, 1] - c.xy[None, :, 1])
+    crowded = ((dist > 0.5) & (dist < 2.3 * g) & (c.peak[None, :] >= 0.3 * c.peak[cand, None])).any(axis=1)
+    for k in cand[~crowded].tolist():
         xy = (float(c.xy[k, 0]), float(c.xy[k, 1]))
         if xy in used:
             continue
         r = float(c.radius[k])
-        # A 1's pip is as big as the others or bigger (0.25-0.9 g in radius).
-        if not 0.22 * g <= r <= 0.9 * g:
-            continue
-        dist = np.hypot(c.xy[:, 0] - xy[0], c.xy[:, 1] - xy[1])
-        # Alone on its die: the nearest pip of a touching die is ~2.7 pitches away or more (a
-        # flat die's side-face pips come a little closer).
-        if np.any((dist > 0.5) & (dist < 2.3 * g) & (c.peak >= 0.3 * c.peak[k])):
-            continue
         # Nothing else dark on the face: the lattice over a face of this pitch, away from the pip.
         lat = np.array(xy) + _LATTICE * g
         away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * g)

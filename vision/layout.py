@@ -6,7 +6,7 @@ orientation; every legal layout is symmetric about the face's centre, so the pip
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -75,6 +75,7 @@ def fit_layout(pts: F64) -> Fit:
     theta = float(np.angle(-np.sum(np.exp(4j * ang)))) / 4.0
     g = float(np.median(dist[far])) / np.sqrt(2.0)
     best = Fit(None, 1.0, g, theta, cxy, "pips do not form a d6 layout")
+    best_cells: NDArray[np.int64] | None = None
     for _ in range(3):
         c, s = np.cos(theta), np.sin(theta)
         rot = rel @ np.array([[c, -s], [s, c]])
@@ -86,7 +87,8 @@ def fit_layout(pts: F64) -> Fit:
         cellset = frozenset((int(u), int(v)) for u, v in cells)
         if len(cellset) == n and cellset in LAYOUTS[n]:
             if resid < MAX_RESID:
-                best = Fit(n, resid, g, theta, cxy, "", _skew(rel, cells), cellset)
+                best = Fit(n, resid, g, theta, cxy, "", 1.0, cellset)
+                best_cells = cells
                 if resid < 0.08:
                     break
             elif best.value is None:
@@ -99,6 +101,9 @@ def fit_layout(pts: F64) -> Fit:
             break
         theta -= float(np.arctan2(num, den))
         g = float(np.hypot(num, den) / max(1e-9, float(np.sum(tgt ** 2))))
+    if best_cells is not None:
+        # The skew of the accepted fit only (not of every iteration's): most fits are refused later anyway.
+        best = replace(best, skew=_skew(rel, best_cells))
     return best
 
 
@@ -109,8 +114,15 @@ def _skew(rel: F64, cells: NDArray[np.int64]) -> float:
     board edge shows it foreshortened along the tilt.
     """
     c = cells.astype(np.float64)
-    if np.linalg.matrix_rank(c) < 2:
+    ctc = c.T @ c
+    # Cells are integers: collinear ones (rank < 2) give a zero determinant exactly.
+    if abs(float(np.linalg.det(ctc))) < 0.5:
         return 1.0
-    m, *_ = np.linalg.lstsq(c, rel, rcond=None)
-    sv = np.linalg.svd(m, compute_uv=False)
-    return float(sv[0] / max(float(sv[1]), 1e-9))
+    # Least squares by the normal equations (2x2, well conditioned on grid cells), then the singular
+    # values of the 2x2 map in closed form: numpy's general routines cost more than the whole fit.
+    m = np.linalg.solve(ctc, c.T @ rel)
+    a, b, cc, d = float(m[0, 0]), float(m[0, 1]), float(m[1, 0]), float(m[1, 1])
+    s1 = np.hypot(a + d, b - cc)
+    s2 = np.hypot(a - d, b + cc)
+    big, small = 0.5 * (s1 + s2), 0.5 * abs(s1 - s2)
+    return float(big / max(small, 1e-9))
