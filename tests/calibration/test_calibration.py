@@ -257,3 +257,32 @@ def test_cli_calibrate_writes_the_file_and_refuses_without_markers(tmp_path: Pat
 
     assert main(["calibrate", str(tmp_path / "nothing.png")]) == 2
     assert "no image at" in capsys.readouterr().err
+
+
+def test_cli_calibrate_measures_the_die_from_a_calibration_throw(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """End to end with the product's reader: the dice of a calibration throw give the die size and the
+    die/pip colours (instead of the board-geometry estimate)."""
+    from tableside.cli import main
+    from tests.vision.render import _face
+
+    rng = np.random.default_rng(12)
+    canvas, corners, _ = flat_table(rng)
+    side = round((corners[1][0] - corners[0][0]) * 16 / 508)  # a 16 mm die on a 508 mm board
+    body, pip = (236, 238, 240), (25, 25, 28)
+    for value, (cx, cy) in ((5, (420, 470)), (3, (560, 430))):
+        face = _face(value, side, body, pip)
+        canvas[cy - side // 2:cy - side // 2 + side, cx - side // 2:cx - side // 2 + side] = face
+    out = (1280, 960)
+    hom = camera_homography(0, 0, 0, out)
+    photo = tmp_path / "throw.png"
+    cv2.imwrite(str(photo), photograph(canvas, hom, out, rng))
+    target = tmp_path / "table.json"
+    assert main(["calibrate", str(photo), "--throw", str(photo), "-o", str(target)]) == 0
+    printed = capsys.readouterr().out
+    cal = io.load(target)
+    assert "calibration throw" in str(cal.extra.get("die_size_from")), printed
+    geometric = fit.die_size_from_geometry(np.array(cal.homography), 508, 16)
+    assert cal.die_size_px is not None and abs(cal.die_size_px - geometric) / geometric < 0.15
+    assert cal.die_color_bgr is not None and min(cal.die_color_bgr) > 180
+    assert cal.pip_color_bgr is not None and max(cal.pip_color_bgr) < 110
