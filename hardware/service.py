@@ -698,6 +698,27 @@ class TableService:
             with self._lock:
                 self._publish("camera", [], roll=None)
 
+    # ---- the table's physical button (hardware/buttons.py) ----
+
+    def press_confirm(self) -> str:
+        """A tap: "roll done". Ends the turn when the rules allow it; otherwise it does nothing, so a
+        stray tap can never break a rule. Returns what happened, for the log."""
+        state = self.state()
+        if state.turn.phase != "post_roll" or state.head is not None:
+            self._log(f"table {self.id}: button: nothing to confirm now")
+            return "nothing to confirm"
+        self.submit({"type": "end_turn"}, source="button")
+        return "end_turn"
+
+    def press_undo(self) -> str:
+        """A hold: undo the last command (M.PROC.1: a compensating event, nothing deleted)."""
+        try:
+            self.submit({"type": "undo"}, source="button")
+        except (engine.IllegalCommand, engine.InvalidCommand) as exc:
+            self._log(f"table {self.id}: button: {one_line(exc)}")
+            return one_line(exc)
+        return "undo"
+
     def set_corners(self, points: Sequence[tuple[float, float]]) -> dict[str, Any]:
         """Calibrate the camera view from four clicked board corners (a board without markers): stored as a
         new calibration row, then used by the reader and the watcher from the next frame on."""

@@ -31,7 +31,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import JSON, Column, Field, Session, SQLModel, UniqueConstraint, col, func, select
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-SOURCES = ("camera", "clerk", "system")
+SOURCES = ("camera", "clerk", "system", "button")  # button: the table's push button (hardware/buttons.py)
 CLOCK_SOURCES = ("referee", "clerk", "system")
 
 

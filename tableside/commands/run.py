@@ -52,6 +52,8 @@ def register(sub: Any) -> None:
     p.add_argument("--clock", default=None,
                    help="tournament clock for a new game: monopoly[:MINUTES] (90 by default, M.END.2) or catan "
                         "(C.TIME.1: 1 minute per settlement, then 60 minutes); the referee starts it")
+    p.add_argument("--button", default=None, metavar="GPIO",
+                   help="a push button on this GPIO pin (Pi, gpiozero): tap ends the turn, hold undoes")
     p.add_argument("--round", default=None, help="round label shown on the hall display (e.g. R2)")
     p.add_argument("--hall-db", default=None,
                    help="the hall's PostgreSQL URL: this table plays on its own store and replicates to the hall "
@@ -180,11 +182,18 @@ def handle(args: argparse.Namespace) -> int:
     print(f"tableside: store {_redact(db_url)}; pictures in {data_dir / 'rolls'}", flush=True)
     cam = "none (rolls typed by the clerk)" if source is None else f"{source.name}, {args.reader} reader"
     print(f"tableside: camera {cam}; automatic clerk {'on' if auto_clerk else 'off'}", flush=True)
-    if simulated and args.reader == "real":
-        print("tableside: note: the real reader does not read the simulator's rendered dice yet; "
-              "--reader sim-truth uses the simulator's ground truth", flush=True)
     print(f"tableside: clerk PIN {service.clerk_pin}", flush=True)
+    print(f"tableside: dashboard http://{host}:{port}/tables/{service.id}  clerk console "
+          f"http://{host}:{port}/tables/{service.id}/clerk  hall http://{host}:{port}/", flush=True)
     print(f"tableside: serving http://{host}:{port}/api/tables/{service.id}/state", flush=True)
+    button = None
+    if args.button is not None:
+        from hardware.buttons import TableButton
+
+        # Tap = "roll done" (ends the turn when the rules allow it), hold = undo (M.PROC.1).
+        button = TableButton(args.button, on_confirm=lambda: print(f"button: {service.press_confirm()}"),
+                             on_undo=lambda: print(f"button: {service.press_undo()}"))
+        print(f"tableside: button on GPIO {args.button}: tap ends the turn, hold undoes", flush=True)
 
     def stop(_signum: int, _frame: Any) -> None:
         raise KeyboardInterrupt
@@ -201,6 +210,8 @@ def handle(args: argparse.Namespace) -> int:
         registry.stop()
         if replicator is not None:
             replicator.stop()
+        if button is not None:
+            button.close()
         server.close()
         db.dispose()
         print("tableside: stopped", flush=True)
