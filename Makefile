@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest setup system-deps clean bench
+.PHONY: run test lint typecheck pytest setup system-deps clean bench rules-coverage
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 test: $(STAMP) system-deps lint typecheck pytest
+
+# Every M.* rule ID of ../shared/RULES.md with the code and the tests that cite it.
+rules-coverage: $(STAMP)
+	$(BIN)/python -m tests.test_rules_coverage
 
 bench: $(STAMP)
 	$(BIN)/python bench/vision.py
