@@ -96,14 +96,36 @@ def _one_per_spot(c: Candidates) -> Candidates:
         return c
     order = np.argsort(-c.peak, kind="stable")
     xy, rad = c.xy[order], c.radius[order]
-    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-    close = d < np.maximum(2.5, 1.2 * np.maximum(rad[:, None], rad[None, :]))
-    np.fill_diagonal(close, False)
-    keep = np.ones(len(c), bool)
-    # Most spots have no close neighbour: only those that do need the greedy pass.
-    for a in np.nonzero(close.any(axis=1))[0]:
-        if keep[a]:
-            keep[a + 1:] &= ~close[a, a + 1:]
+    n = len(c)
+    # Close pairs without the n x n distance matrix (textured boards give thousands of spots): sweep
+    # the spots sorted by x, pairing each with the next ones until they are further off in x than any
+    # pair can be close.
+    reach = max(2.5, 1.2 * float(rad.max()))
+    byx = np.argsort(xy[:, 0], kind="stable")
+    xs = xy[byx, 0]
+    pa: list[NDArray[np.int64]] = []
+    pb: list[NDArray[np.int64]] = []
+    for shift in range(1, n):
+        near = np.nonzero(xs[shift:] - xs[:-shift] < reach)[0]
+        if near.size == 0:
+            break
+        pa.append(byx[near])
+        pb.append(byx[near + shift])
+    keep = np.ones(n, bool)
+    if not pa:
+        return c.take(order)
+    a, b = np.concatenate(pa), np.concatenate(pb)
+    d = np.hypot(xy[a, 0] - xy[b, 0], xy[a, 1] - xy[b, 1])
+    close = d < np.maximum(2.5, 1.2 * np.maximum(rad[a], rad[b]))
+    a, b = a[close], b[close]
+    # Greedy in order of strength: a spot kept drops every weaker spot close to it.
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    srt = np.lexsort((hi, lo))
+    lo, hi = lo[srt], hi[srt]
+    starts = np.searchsorted(lo, np.arange(n + 1))
+    for s in np.unique(lo).tolist():
+        if keep[s]:
+            keep[hi[starts[s]:starts[s + 1]]] = False
     return c.take(order[keep])
 
 

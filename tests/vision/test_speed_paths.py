@@ -9,8 +9,10 @@ import pytest
 from tests.vision.render import DieSpec, render
 from vision import Verdict, read_dice
 from vision.bodies import measure_die_size, segment
+from vision.darkpips import _one_per_spot
 from vision.faces import _patch, motion_smear
 from vision.layout import _skew
+from vision.pips import Candidates
 
 
 def test_closed_form_skew_matches_least_squares() -> None:
@@ -61,3 +63,28 @@ def test_big_dice_segmented_at_half_scale_are_found_and_read() -> None:
     r = read_dice(frame)
     assert r.verdict is Verdict.OK, r.reason
     assert sorted(v for v in r.values if v is not None) == [3, 6]
+
+
+def _one_per_spot_brute(c: Candidates) -> Candidates:
+    """The n x n formulation the sweep replaced."""
+    order = np.argsort(-c.peak, kind="stable")
+    xy, rad = c.xy[order], c.radius[order]
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    close = d < np.maximum(2.5, 1.2 * np.maximum(rad[:, None], rad[None, :]))
+    np.fill_diagonal(close, False)
+    keep = np.ones(len(c), bool)
+    for a in np.nonzero(close.any(axis=1))[0]:
+        if keep[a]:
+            keep[a + 1:] &= ~close[a, a + 1:]
+    return c.take(order[keep])
+
+
+def test_one_spot_per_pip_sweep_matches_the_full_distance_matrix() -> None:
+    rng = np.random.default_rng(1)
+    for _ in range(100):
+        n = int(rng.integers(2, 300))
+        xy = np.round(rng.uniform(0.0, 100.0, (n, 2)))
+        c = Candidates(xy, rng.integers(10, 60, n).astype(np.float64), rng.uniform(0.5, 5.0, n), np.ones(n),
+                       np.zeros(n, np.int64), True)
+        fast, brute = _one_per_spot(c), _one_per_spot_brute(c)
+        assert np.array_equal(fast.xy, brute.xy) and np.array_equal(fast.peak, brute.peak)
