@@ -8,9 +8,10 @@ and means over frames are printed with per-die accuracy/coverage for each, plus 
 timing runs on 640x480 crops of the same photos (the product's frame size), uncalibrated with any number
 of dice expected: the reader's slowest case (the body-first pass always runs).
 
-Measured (2026-11-23, 2-core machine with other work on it, R=3): ours 99.18% of 855 accepted dice right,
-coverage 47.6%; median ~33 ms per 640x640 frame and ~24 ms per 640x480 crop against the peer's ~2.6 and
-~2.0 ms (peer/ours ~0.08: ours is still about 12x slower; the issue's target is 2x faster).
+Measured (2026-11-23, 2-core machine, mostly idle, R=3): ours 99.18% of 855 accepted dice right, coverage
+47.6%, median 35.6 ms per 640x640 frame and 23.6 ms per 640x480 crop; the peer 37.7% of 525 right, 2.4 and
+1.9 ms (peer/ours 0.07x and 0.08x: ours is still ~12-15x slower; the issue's target is 2x faster). Before
+this round's speed work the same run gave ~69 and ~47 ms (the peer ~3.8 and ~2.7 ms, machine loaded).
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe: dark
 round blobs by SimpleBlobDetector, grouped by DBSCAN, pips counted per cluster; it has no notion of
 confidence, so all its values count as accepted. Scoring is tests/vision/byler_data.py's, shared with
