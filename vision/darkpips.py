@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.layout import LAYOUTS, fit_layout
+from vision.layout import LAYOUTS, fit_layout, skew_of
 from vision.pips import Candidates, detect, odd, sample
 
 U8 = NDArray[np.uint8]
@@ -257,7 +257,7 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None) -> list
 
 def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_known: float | None) -> LightFace | None:
     pts = c.xy[members]
-    fit = fit_layout(pts)
+    fit = fit_layout(pts, with_skew=False)
     if fit.value is None or fit.value != len(members):
         return None
     g = fit.grid
@@ -289,7 +289,7 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
     pips = tuple((float(x), float(y)) for x, y in pts)
     margin = 1.0 - worst / max(weakest, 1.0)
     conf = float(np.clip(0.5 * (1.0 - fit.resid / RESID) + 0.5 * margin, 0.0, 1.0))
-    if fit.skew > MAX_SKEW:
+    if skew_of(fit, pts) > MAX_SKEW:
         return LightFace(None, fit.centre, g, fit.theta, 0.0, "cocked: the top face is seen at a slant", pips)
     return LightFace(fit.value, fit.centre, g, fit.theta, max(conf, 0.5), "", pips)
 

@@ -51,13 +51,43 @@ class Fit:
         """Centres (k, 2) of the cells the fitted layout leaves empty (for faces 2, 3, 6: both senses)."""
         if self.value is None:
             return np.zeros((0, 2))
-        cells = self.cells()
-        occupied = self.occupied
-        return np.array([cells[v + 1, u + 1] for u in (-1, 0, 1) for v in (-1, 0, 1) if (u, v) not in occupied])
+        # Only the empty cells, with the same arithmetic as cells() (a face is checked for every proposal).
+        uv = _EMPTY.get(self.occupied)
+        if uv is None:
+            uv = np.array([(u, v) for u in (-1, 0, 1) for v in (-1, 0, 1) if (u, v) not in self.occupied],
+                          np.float64).reshape(-1, 2)
+            _EMPTY[self.occupied] = uv
+        c, s = np.cos(self.theta), np.sin(self.theta)
+        uu, vv = uv[:, 0] * self.grid, uv[:, 1] * self.grid
+        return np.stack([self.centre[0] + c * uu - s * vv, self.centre[1] + s * uu + c * vv], axis=-1)
 
 
-def fit_layout(pts: F64) -> Fit:
-    """Match pip centres (pixels) to a legal d6 layout of any pitch and orientation."""
+# Empty cells (column, row) of each occupied set met so far (at most the 9 legal layouts).
+_EMPTY: dict[frozenset[tuple[int, int]], F64] = {}
+
+
+def _median(x: F64) -> float:
+    """np.median of a short vector, without its overhead (same value: mean of the two middle ones)."""
+    v = np.sort(x)
+    n = len(v)
+    return float((v[(n - 1) // 2] + v[n // 2]) / 2.0)
+
+
+def skew_of(fit: Fit, pts: F64) -> float:
+    """`fit.skew` for a fit made with `with_skew=False`: the same cells, the same least squares."""
+    if fit.value is None or fit.value < 2:
+        return 1.0
+    rel = pts - pts.mean(axis=0)
+    c, s = np.cos(fit.theta), np.sin(fit.theta)
+    cells = np.rint((rel @ np.array([[c, -s], [s, c]])) / fit.grid).astype(np.int64)
+    return _skew(rel, cells)
+
+
+def fit_layout(pts: F64, with_skew: bool = True) -> Fit:
+    """Match pip centres (pixels) to a legal d6 layout of any pitch and orientation.
+
+    `with_skew=False` leaves `skew` at 1.0 (get it later with `skew_of`): most fits are refused by
+    checks that do not need it."""
     n = len(pts)
     centre = pts.mean(axis=0)
     cxy = (float(centre[0]), float(centre[1]))
@@ -73,7 +103,7 @@ def fit_layout(pts: F64) -> Fit:
     # Corner pips sit at 45 degrees to the grid's axes: their angles, times four, all point one way.
     ang = np.arctan2(rel[far, 1], rel[far, 0])
     theta = float(np.angle(-np.sum(np.exp(4j * ang)))) / 4.0
-    g = float(np.median(dist[far])) / np.sqrt(2.0)
+    g = _median(dist[far]) / np.sqrt(2.0)
     best = Fit(None, 1.0, g, theta, cxy, "pips do not form a d6 layout")
     best_cells: NDArray[np.int64] | None = None
     for _ in range(3):
@@ -101,7 +131,7 @@ def fit_layout(pts: F64) -> Fit:
             break
         theta -= float(np.arctan2(num, den))
         g = float(np.hypot(num, den) / max(1e-9, float(np.sum(tgt ** 2))))
-    if best_cells is not None:
+    if best_cells is not None and with_skew:
         # The skew of the accepted fit only (not of every iteration's): most fits are refused later anyway.
         best = replace(best, skew=_skew(rel, best_cells))
     return best

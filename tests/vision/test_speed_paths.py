@@ -11,7 +11,7 @@ from vision import Verdict, read_dice
 from vision.bodies import measure_die_size, segment
 from vision.darkpips import _ONE_ANGLES, _body, _first_body, _one_per_spot
 from vision.faces import _patch, motion_smear
-from vision.layout import _skew
+from vision.layout import LAYOUTS, _skew, fit_layout, skew_of
 from vision.pips import Candidates
 
 
@@ -101,3 +101,25 @@ def test_first_body_matches_body_tried_angle_by_angle() -> None:
             assert _first_body(gray, centre, g, _ONE_ANGLES, 150.0, 5.0) == expected
             hits += expected is not None
     assert hits > 0  # the lone pip's die is found at some pitch: both paths were exercised
+
+
+def test_fit_without_skew_then_skew_of_and_empty_cells_match_the_full_fit() -> None:
+    rng = np.random.default_rng(3)
+    fitted = 0
+    for _ in range(300):
+        n = int(rng.integers(2, 7))
+        options = LAYOUTS[n]
+        lay = list(options[int(rng.integers(len(options)))])
+        th, g = rng.uniform(0.0, np.pi), rng.uniform(5.0, 15.0)
+        rot = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
+        pts = (np.array(lay, np.float64) * g) @ rot.T + rng.normal(0.0, 1.0, (n, 2)) + 100.0
+        full, lazy = fit_layout(pts), fit_layout(pts, with_skew=False)
+        if full.value is None:
+            continue
+        fitted += 1
+        assert skew_of(lazy, pts) == full.skew
+        cells = full.cells()
+        old = np.array([cells[v + 1, u + 1] for u in (-1, 0, 1) for v in (-1, 0, 1)
+                        if (u, v) not in full.occupied]).reshape(-1, 2)
+        assert np.array_equal(full.empty_cells(), old)
+    assert fitted > 200
