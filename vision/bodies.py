@@ -47,6 +47,15 @@ _SQ_L = (0.25 * np.arange(256, dtype=np.float32) ** 2).astype(np.float32)
 _SQ_AB = (2.0 * np.arange(256, dtype=np.float32) ** 2).astype(np.float32)
 
 
+def _floored_median_multiple(x: F32, k: float, floor: float) -> float:
+    """max(floor, k * median(x)), usually without the median: when the upper middle value is already
+    at or under the floor (at least n // 2 + 1 values are), the median is too and the floor wins. A
+    count costs a fraction of the partition a median needs."""
+    if np.count_nonzero(x <= floor / k) >= x.size // 2 + 1:
+        return floor
+    return max(floor, k * float(np.median(x)))
+
+
 def _odd(x: float) -> int:
     n = max(1, round(x))
     return n if n % 2 else n + 1
@@ -91,13 +100,12 @@ def foreground(lab: U8, die: float) -> U8:
     # Noise level of the background itself (most of the frame); a textured floor raises the bar.
     # (Medians over every other pixel in each direction: the same figure to a fraction of a grey level
     # for a quarter of the cost; a full-frame median was a tenth of the reader's time.)
-    noise = float(np.median(dist[::2, ::2]))
-    t = max(10.0, 6.0 * noise)
+    t = _floored_median_multiple(dist[::2, ::2], 6.0, 10.0)
     lum = cv2.GaussianBlur(lab[..., 0], (0, 0), 1.0)
     mag = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 1, 0), dtype=np.float32)
     gy = cv2.Sobel(lum, cv2.CV_32F, 0, 1)
     cv2.magnitude(mag, gy, mag)
-    tg = max(40.0, 8.0 * float(np.median(mag[::2, ::2])))
+    tg = _floored_median_multiple(mag[::2, ::2], 8.0, 40.0)
     mask = ((dist > t) | (mag > tg)).view(np.uint8) * np.uint8(255)
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _ellipse(die / 5.0)), dtype=np.uint8)
     # Fill holes up to a die's area (pips, a white die's face inside its outline) but not a tray's floor

@@ -8,7 +8,7 @@ import pytest
 
 from tests.vision.render import DieSpec, render
 from vision import Verdict, read_dice
-from vision.bodies import measure_die_size, segment
+from vision.bodies import _floored_median_multiple, measure_die_size, segment
 from vision.darkpips import _ONE_ANGLES, _body, _first_body, _one_per_spot
 from vision.faces import _patch, motion_smear
 from vision.layout import LAYOUTS, _skew, fit_layout, skew_of
@@ -123,3 +123,12 @@ def test_fit_without_skew_then_skew_of_and_empty_cells_match_the_full_fit() -> N
                         if (u, v) not in full.occupied]).reshape(-1, 2)
         assert np.array_equal(full.empty_cells(), old)
     assert fitted > 200
+
+
+def test_floored_median_multiple_equals_the_plain_formula() -> None:
+    rng = np.random.default_rng(4)
+    for _ in range(500):
+        n = int(rng.integers(1, 200))
+        x = rng.exponential(rng.uniform(0.5, 8.0), n).astype(np.float32)
+        for k, floor in ((6.0, 10.0), (8.0, 40.0)):
+            assert _floored_median_multiple(x, k, floor) == max(floor, k * float(np.median(x)))
