@@ -9,9 +9,11 @@ timing runs on 640x480 crops of the same photos (the product's frame size), unca
 of dice expected: the reader's slowest case (the body-first pass always runs).
 
 Measured (2026-11-23, 2-core machine, mostly idle, R=3): ours 99.18% of 855 accepted dice right, coverage
-47.6%, median 35.6 ms per 640x640 frame and 23.6 ms per 640x480 crop; the peer 37.7% of 525 right, 2.4 and
-1.9 ms (peer/ours 0.07x and 0.08x: ours is still ~12-15x slower; the issue's target is 2x faster). Before
-this round's speed work the same run gave ~69 and ~47 ms (the peer ~3.8 and ~2.7 ms, machine loaded).
+47.6%; the peer 37.7% of 525. Time, every 2nd photo, this reader and the previous round's in alternating
+runs: ours 35.4 ms per 640x640 frame and 22.9 ms per 640x480 crop (previous round 52.9 and 35.7 ms), the
+peer 2.4 and 1.9 ms: peer/ours 0.07x and 0.08x, so ours is still ~12-15x slower (the issue's target is
+2x faster). Absolute times vary by ~15% with the machine's state: a full run of this script at the end
+of the round gave 40.6 / 27.7 ms with the peer at 2.8 / 2.1 ms (same ratios).
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe: dark
 round blobs by SimpleBlobDetector, grouped by DBSCAN, pips counted per cluster; it has no notion of
 confidence, so all its values count as accepted. Scoring is tests/vision/byler_data.py's, shared with
