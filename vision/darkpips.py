@@ -152,10 +152,11 @@ def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
     pip_d = PIP_D_PER_G * g_known if g_known else min(gray.shape[:2]) / 80.0
     c, oval, resp = _all_spots(gray, pip_d, down is not None)
     faces = _proposals(gray, c, resp, g_known)
-    # Lone pips (1s) need the frame's pitch: calibrated, or the one of the faces already read.
+    # Lone pips (1s) take the frame's pitch: calibrated, or the one of the faces already read, else (0)
+    # each spot's own (see _ones).
     g_frame = float(np.median([f.g for f in faces])) if g_known is None and faces else g_known or 0.0
     used = {p for f in faces for p in f.pips}
-    if g_frame > 0 and ones:
+    if ones:
         faces += _ones(gray, c, resp, g_frame, used)
     if bgr is not None:
         faces = [f for f in faces if _chroma(bgr, f) <= MAX_CHROMA]
@@ -353,6 +354,8 @@ def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contras
     return float(_S[best])
 
 
+# A lone pip's radius over the pitch, when no face of several pips gives the pitch (Byler 1s: ~0.25-0.3).
+ONE_R_PER_G = 0.3
 # Orientations tried for a lone pip's die (its grid is unknown): every 15 degrees of a quarter turn.
 _ONE_ANGLES = np.arange(0.0, np.pi / 2, np.pi / 12)
 
@@ -388,22 +391,28 @@ def _first_body(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
 
 
 def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, float]]) -> list[LightFace]:
-    """Lone spots that are a 1: nothing else dark on a light die-sized face around them."""
+    """Lone spots that are a 1: nothing else dark on a light die-sized face around them.
+
+    `g`: the frame's pitch; 0 when unknown (uncalibrated, no face of several pips read): then each spot's
+    own radius gives it (a 1's pip radius is ~ONE_R_PER_G of the pitch on the dice measured)."""
     out: list[LightFace] = []
+    gk = np.full(len(c), g) if g > 0 else c.radius / ONE_R_PER_G
     # A 1's pip is as big as the others or bigger (0.25-0.9 g in radius).
-    sized = (c.radius >= 0.22 * g) & (c.radius <= 0.9 * g)
+    sized = (c.radius >= 0.22 * gk) & (c.radius <= 0.9 * gk)
     cand = np.nonzero(sized)[0]
     if cand.size == 0:
         return out
     # Alone on its die: the nearest pip of a touching die is ~2.7 pitches away or more (a flat die's
     # side-face pips come a little closer). All candidates against all spots at once.
     dist = np.hypot(c.xy[cand, None, 0] - c.xy[None, :, 0], c.xy[cand, None, 1] - c.xy[None, :, 1])
-    crowded = ((dist > 0.5) & (dist < 2.3 * g) & (c.peak[None, :] >= 0.3 * c.peak[cand, None])).any(axis=1)
+    crowded = ((dist > 0.5) & (dist < 2.3 * gk[cand, None])
+               & (c.peak[None, :] >= 0.3 * c.peak[cand, None])).any(axis=1)
     for k in cand[~crowded].tolist():
         xy = (float(c.xy[k, 0]), float(c.xy[k, 1]))
         if xy in used:
             continue
         r = float(c.radius[k])
+        g = float(gk[k])
         # Nothing else dark on the face: the lattice over a face of this pitch, away from the pip.
         lat = np.array(xy) + _LATTICE * g
         away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * g)

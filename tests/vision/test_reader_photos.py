@@ -7,7 +7,7 @@ too. Coverage is accepted / labelled. Colour classes come from the pixels, as de
 
 The floors are what this reader measured (see bench/vision.py for the full print-out) minus a small margin.
 Overall they are far below the issue's targets (99.5% accuracy, 90% coverage, 98% for white dice): white
-dice (read pip-first, vision/darkpips.py) are at 90% coverage / 99.4% accuracy; dark and coloured dice
+dice (read pip-first, vision/darkpips.py) are at 92% coverage / 99.4% accuracy; dark and coloured dice
 (light pips read pip-first on the inverted image, the rest body-first) at 36% and 47%; these tests keep
 the reader from sliding back while it gets there.
 """
@@ -35,20 +35,20 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 99.18% (848/855); with the 2 values read off unlabelled spots 98.95%
+    # measured 99.19% (852/859); with the 2 values read off unlabelled spots 98.95%
     assert score.overall.accuracy >= 0.99
     assert score.accuracy_with_false >= 0.987
     assert score.false_dice <= 3
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 47.6% overall
-    assert score.overall.coverage >= 0.46
+    # measured 47.9% overall
+    assert score.overall.coverage >= 0.47
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured: white 90.4% coverage / 99.4% accuracy (178/179), dark 36.4% / 98.8%, coloured 46.8% / 99.3%
-    floors = {"white": (0.88, 0.985), "dark": (0.34, 0.975), "coloured": (0.45, 0.985)}
+    # measured: white 92.4% coverage / 99.5% accuracy (182/183), dark 36.4% / 98.8%, coloured 46.8% / 99.3%
+    floors = {"white": (0.91, 0.985), "dark": (0.34, 0.975), "coloured": (0.45, 0.985)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
         assert t.coverage >= cov, (colour, t.coverage)
@@ -56,8 +56,8 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 30 / 53 / 58 / 57 / 59 / 27 %; accuracy 98.9 / 98.2 / 100 / 99.4 / 99.5 / 98.7 %
-    floors = {1: 0.28, 2: 0.51, 3: 0.55, 4: 0.54, 5: 0.56, 6: 0.25}
+    # measured coverage 1..6: 31 / 53 / 58 / 57 / 59 / 27 %; accuracy 98.9 / 98.2 / 100 / 99.4 / 99.5 / 98.7 %
+    floors = {1: 0.30, 2: 0.51, 3: 0.55, 4: 0.54, 5: 0.56, 6: 0.25}
     for value in range(1, 7):
         t = score.by_value[value]
         assert t.coverage >= floors[value], (value, t.coverage)
