@@ -1,6 +1,6 @@
 """Bench: our dice reader vs the blob-and-cluster peer, same photos, same process, one core.
 
-Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--reader read_dice|pipfirst]
+Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
 with one OpenCV thread; each frame is timed R times (perf_counter) and its median kept, and the medians
@@ -34,7 +34,6 @@ import cv2
 
 from bench.peer_blobcluster import read_dice_peer
 from tests.vision import byler_data as byler
-from vision.pipfirst import read_dice_pipfirst
 from vision.reader import MIN_CONFIDENCE, read_dice
 
 
@@ -42,10 +41,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per frame (the median is kept)")
-    ap.add_argument("--reader", choices=("read_dice", "pipfirst"), default="read_dice",
-                    help="which of our readers to bench: the product's, or the experimental pip-first one")
     args = ap.parse_args()
-    ours = read_dice if args.reader == "read_dice" else read_dice_pipfirst
+    ours = read_dice
     if not byler.available():
         print(byler.SKIP_REASON)
         return 1
