@@ -57,7 +57,8 @@ class BoardCamera:
 
     def _scale(self, xy: tuple[float, float]) -> float:
         p = self._to_board(np.array([xy, (xy[0] + 1.0, xy[1]), (xy[0], xy[1] + 1.0)]))
-        return math.sqrt(abs(float(np.cross(p[1] - p[0], p[2] - p[0]))))
+        u, v = p[1] - p[0], p[2] - p[0]
+        return math.sqrt(abs(float(u[0] * v[1] - u[1] * v[0])))  # area of the unit pixel on the board
 
     def _to_board(self, xy: F64) -> F64:
         q = np.c_[xy, np.ones(len(xy))] @ self._h.T
