@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -48,17 +49,17 @@ class FrameSource(Protocol):
     def close(self) -> None: ...
 
 
-class _Base:
+class _Base(ABC):
     name = "source"
 
-    def open(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def open(self) -> None: ...
 
-    def read(self) -> Frame | None:
-        raise NotImplementedError
+    @abstractmethod
+    def read(self) -> Frame | None: ...
 
-    def close(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def close(self) -> None: ...
 
     def __enter__(self) -> _Base:
         self.open()
