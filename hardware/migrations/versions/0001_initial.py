@@ -117,7 +117,7 @@ def _append_only() -> None:
             op.execute(f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
                        f"FOR EACH STATEMENT EXECUTE FUNCTION tableside_append_only()")
     else:
-        raise NotImplementedError(f"no append-only guard for {dialect}; use SQLite or PostgreSQL")
+        raise RuntimeError(f"unsupported database {dialect}: the event log is append-only only on SQLite or PostgreSQL")
 
 
 def downgrade() -> None:

@@ -52,7 +52,7 @@ def upgrade() -> None:
         op.execute("CREATE TRIGGER clock_events_no_truncate BEFORE TRUNCATE ON clock_events "
                    "FOR EACH STATEMENT EXECUTE FUNCTION tableside_append_only()")
     else:
-        raise NotImplementedError(f"no append-only guard for {dialect}; use SQLite or PostgreSQL")
+        raise RuntimeError(f"unsupported database {dialect}: the event log is append-only only on SQLite or PostgreSQL")
 
 
 def downgrade() -> None:

@@ -44,7 +44,7 @@ def upgrade() -> None:
         op.execute("CREATE TRIGGER tournament_versions_no_truncate BEFORE TRUNCATE ON tournament_versions "
                    "FOR EACH STATEMENT EXECUTE FUNCTION tableside_append_only()")
     else:
-        raise NotImplementedError(f"no append-only guard for {dialect}; use SQLite or PostgreSQL")
+        raise RuntimeError(f"unsupported database {dialect}: the event log is append-only only on SQLite or PostgreSQL")
 
 
 def downgrade() -> None:
