@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 from calibration.model import Calibration
 from vision.bodies import Body, segment
 from vision.camera import BoardCamera
+from vision.colourpips import read_colour_face
 from vision.darkpips import SIDE_PER_G, LightFace, read_light_faces
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.reading import DiceReading, Die, Verdict
@@ -57,6 +58,7 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float,
             continue
         if _covered(b.center, light):
             continue  # already read from its pips: reading its body too (the costly part) would be wasted
+        raw = (b.center, side, b.angle)
         # The blob's outline is smoothed by morphology and may carry a shadow: re-find the die locally.
         tight = outline(frame, b.center, side, die)
         if tight is not None and (not b.split or tight[1][0] * tight[1][1] < 1.3 * die * die):
@@ -65,7 +67,7 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float,
         if b.overlap:
             face = Face(None, 0.0, "stacked or overlapping dice", (b.center,))
         else:
-            face = read_face(frame, b.center, side, b.angle)
+            face = _read_body(frame, raw, (b.center, side, b.angle))
             w, h = b.size
             squarish = min(w, h) > 0 and max(w, h) / min(w, h) < 1.35
             if (face.value is not None or squarish) and motion_smear(frame, b.center, side) > MAX_SMEAR:
@@ -73,6 +75,22 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float,
                 face = Face(None, 0.0, "motion blur", face.pips or (b.center,))
         out.append((b, face))
     return _dedupe(out, die)
+
+
+Square = tuple[tuple[float, float], float, float]  # centre, side, angle (degrees)
+
+
+def _read_body(frame: U8, blob: Square, tight: Square) -> Face:
+    """A die's face from its body: pips in any colour channel (around the segmented blob: the colour
+    reader finds the die's outline itself, and a tight outline that lost part of the die let it read 6s
+    as 4s), else the Lab-contrast reader (around the tight outline). Two values read must agree."""
+    col = read_colour_face(frame, *blob)
+    lab = read_face(frame, *tight)
+    if col.value is not None and lab.value is not None and col.value != lab.value:
+        return Face(None, 0.0, "the face's pips read two ways", col.pips)
+    if col.value is not None:
+        return col
+    return lab
 
 
 def _dedupe(found: list[tuple[Body, Face]], die: float) -> list[tuple[Body, Face]]:

@@ -55,7 +55,25 @@ def colour_class(image: NDArray[np.uint8], box: tuple[float, float, float, float
     return "coloured"
 
 
-def photos() -> Iterator[Photo]:
+# Labels found wrong while checking the reader's disagreements by eye (each die's top face is unambiguous at
+# 5x zoom): (photo, labelled value, box centre x, y in pixels, the value the top face shows). Scores use the
+# corrected values unless `photos(corrected=False)`; the bench prints both.
+ERRATA: tuple[tuple[str, int, float, float, int], ...] = (
+    ("IMG_20191209_095555.jpg", 5, 161.0, 264.0, 6),  # purple die, two rows of three white pips
+    ("IMG_20191209_095954.jpg", 2, 240.0, 338.0, 3),  # teal marbled die, three yellow pips on a diagonal
+    ("IMG_20191209_100002.jpg", 2, 136.0, 361.0, 3),  # the same teal die, three yellow pips on a diagonal
+)
+
+
+def _corrected(name: str, value: int, box: tuple[float, float, float, float]) -> int:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    for photo, was, x, y, now in ERRATA:
+        if photo == name and was == value and abs(cx - x) < 6 and abs(cy - y) < 6:
+            return now
+    return value
+
+
+def photos(corrected: bool = True) -> Iterator[Photo]:
     for jpg in sorted((BYLER / "JPEGImages").glob("*.jpg")):
         img = cv2.imread(str(jpg), cv2.IMREAD_COLOR)
         if img is None:
@@ -68,7 +86,8 @@ def photos() -> Iterator[Photo]:
                 continue
             cls, xc, yc, bw, bh = int(parts[0]), *(float(p) for p in parts[1:])
             box = ((xc - bw / 2) * w, (yc - bh / 2) * h, (xc + bw / 2) * w, (yc + bh / 2) * h)
-            dice.append(LabelledDie(cls + 1, box, colour_class(img, box)))
+            value = _corrected(jpg.name, cls + 1, box) if corrected else cls + 1
+            dice.append(LabelledDie(value, box, colour_class(img, box)))
         yield Photo(jpg.name, img, tuple(dice))
 
 
@@ -152,9 +171,9 @@ def score_photo(photo: Photo, reading: DiceReading, min_conf: float, score: Scor
             score.images_ok_wrong += 1
 
 
-def evaluate(read: Callable[[Photo], DiceReading], min_conf: float) -> Score:
+def evaluate(read: Callable[[Photo], DiceReading], min_conf: float, corrected: bool = True) -> Score:
     score = Score()
-    for photo in photos():
+    for photo in photos(corrected):
         score_photo(photo, read(photo), min_conf, score)
     return score
 

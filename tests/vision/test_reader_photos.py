@@ -5,11 +5,15 @@ with a value and confidence >= MIN_CONFIDENCE has its centre inside the label's 
 one). Accuracy is correct / accepted; values read where no die is labelled are counted apart and bound
 too. Coverage is accepted / labelled. Colour classes come from the pixels, as described in byler_data.py.
 
+Labels are scored with the three corrections in byler_data.ERRATA (dice whose label disagrees with a top
+face that is unambiguous by eye); bench/vision.py also prints the figures against the labels as published.
+
 The floors are what this reader measured (see bench/vision.py for the full print-out) minus a small margin.
-Overall they are far below the issue's targets (99.5% accuracy, 90% coverage, 98% for white dice): white
-dice (read pip-first, vision/darkpips.py) are at 92% coverage / 99.4% accuracy; dark and coloured dice
-(light pips read pip-first on the inverted image, the rest body-first) at 36% and 47%; these tests keep
-the reader from sliding back while it gets there.
+Coverage is still far below the issue's targets (90% overall, 98% for white dice) and accuracy just under
+its 99.5%: white dice (read pip-first, vision/darkpips.py) are at 92% coverage / 99.5% accuracy; dark and
+coloured dice (light pips read pip-first on the inverted image, the rest from their bodies by
+vision/colourpips.py, then vision/faces.py) at 43% and 53%; these tests keep the reader from sliding back
+while it gets there.
 """
 
 from __future__ import annotations
@@ -35,20 +39,21 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 99.19% (852/859); with the 2 values read off unlabelled spots 98.95%
-    assert score.overall.accuracy >= 0.99
-    assert score.accuracy_with_false >= 0.987
+    # measured 99.48% (959/964); with the 2 values read off unlabelled spots 99.28%
+    assert score.overall.accuracy >= 0.992
+    assert score.accuracy_with_false >= 0.99
     assert score.false_dice <= 3
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 47.9% overall
-    assert score.overall.coverage >= 0.47
+    # measured 53.7% overall
+    assert score.overall.coverage >= 0.525
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured: white 92.4% coverage / 99.5% accuracy (182/183), dark 36.4% / 98.8%, coloured 46.8% / 99.3%
-    floors = {"white": (0.91, 0.985), "dark": (0.34, 0.975), "coloured": (0.45, 0.985)}
+    # measured: white 92.4% coverage / 99.5% accuracy (182/183), dark 43.3% / 99.3% (296/298), coloured
+    # 53.2% / 99.6% (481/483)
+    floors = {"white": (0.91, 0.985), "dark": (0.415, 0.985), "coloured": (0.515, 0.99)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
         assert t.coverage >= cov, (colour, t.coverage)
@@ -56,8 +61,8 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 31 / 53 / 58 / 57 / 59 / 27 %; accuracy 98.9 / 98.2 / 100 / 99.4 / 99.5 / 98.7 %
-    floors = {1: 0.30, 2: 0.51, 3: 0.55, 4: 0.54, 5: 0.56, 6: 0.25}
+    # measured coverage 1..6: 37 / 55 / 62 / 62 / 66 / 39 %; accuracy 98.2 / 99.4 / 100 / 99.5 / 100 / 99.1 %
+    floors = {1: 0.355, 2: 0.525, 3: 0.60, 4: 0.60, 5: 0.635, 6: 0.37}
     for value in range(1, 7):
         t = score.by_value[value]
         assert t.coverage >= floors[value], (value, t.coverage)
@@ -65,6 +70,6 @@ def test_by_value(score: byler.Score) -> None:
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured: 28 of 250 photos `ok` with every die right; 1 `ok` with a die wrong or missed
-    assert score.images_ok_correct >= 25
-    assert score.images_ok_wrong <= 2
+    # measured: 40 of 250 photos `ok` with every die right; none `ok` with a die wrong or missed
+    assert score.images_ok_correct >= 36
+    assert score.images_ok_wrong <= 1
