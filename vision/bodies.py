@@ -122,10 +122,19 @@ def foreground(lab: U8, die: float) -> U8:
 
 
 def _blobs(mask: U8) -> list[tuple[NDArray[np.int32], float, float]]:
-    """(contour, area, solidity) of each outer blob."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    """(contour, area, solidity) of each blob, also those inside another blob's hole.
+
+    Dice in a tray with a dark rim lie inside the rim's blob, in the hole its floor makes: outer contours only
+    (RETR_EXTERNAL) never saw them (35 Byler photos lost every die that way). RETR_CCOMP puts every blob's
+    outer boundary at its top level, however deeply nested, and holes at the second.
+    """
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return []
     res = []
-    for c in contours:
+    for c, h in zip(contours, hier[0], strict=True):
+        if h[3] >= 0:
+            continue  # a hole's boundary, not a blob
         a = float(cv2.contourArea(c))
         if a <= 0:
             continue

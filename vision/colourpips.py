@@ -44,6 +44,9 @@ ONE_OFF = 0.15  # a 1's pip from its die's centre, over the die's side
 MAX_TURN = np.deg2rad(20.0)  # pip grid vs die outline orientation
 MARK_REACH = 1.5  # pitches from the face centre: within the face, short of its bevel
 MAX_ELONG = 2.2  # a pip's longest over shortest diameter (side-face pips seen obliquely are ovals)
+MAX_PROPOSING = 14  # spots beyond which pair proposals are not tried (a textured body, not pips)
+LINE_ELONG = 1.6  # the most elongated pip a 2 or 3 may have
+STRONG = 0.5  # a read counts if its weakest pip is this share of the strongest read's weakest
 MAX_SKEW = 1.4  # the pip grid's singular-value ratio beyond which the face is seen at a slant
 
 
@@ -53,6 +56,7 @@ class _Read:
     margin: float  # 1 - quietest-area response / weakest pip (0..1)
     reason: str
     pts: F64  # pip centres, window pixels
+    strength: float = 0.0  # the weakest pip's response (grey levels)
 
 
 def _window(bgr: U8, center: tuple[float, float], side: float, angle: float) -> tuple[U8, F64]:
@@ -77,9 +81,9 @@ def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: f
     """Read the die whose outline is the square `side` (pixels) at `center`, turned `angle` degrees."""
     win, amap = _window(bgr, center, side, angle)
     s = P / WINDOW  # the die's side in window pixels
+    blobs = _die_blobs(win)
     ker = _ker(s)
     grey = np.asarray(cv2.cvtColor(win, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
-    blobs = _die_blobs(win)
     planes = [np.ascontiguousarray(win[..., i]) for i in range(3)] + [grey]
     reads = []
     for plane in planes:
@@ -91,6 +95,10 @@ def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: f
     if not good:
         most = max(reads, key=lambda r: len(r.pts))
         return Face(None, 0.0, most.reason, _to_frame(amap, most.pts))
+    # A plane where the pips barely differ from the body (white pips in a red die's red plane) reads its
+    # bevel and glare instead: only reads with pips at least half as strong as the strongest read count.
+    top = max(r.strength for r in good)
+    good = [r for r in good if r.strength >= STRONG * top]
     best = max(good, key=lambda r: r.margin)
     rival = [r for r in good if r.value != best.value]
     agree = sum(r.value == best.value for r in good)
@@ -211,7 +219,45 @@ def _read(resp: U8, c: Candidates, s: float, blobs: _Blobs) -> _Read:
             return r
         if keep == len(order):
             last = r
-    return last
+    # Touching dice, or a neighbour's pips in the window: the faces that pairs of spots propose as their
+    # diagonal corners, each judged alone; the legal one nearest the window's centre is this body's die.
+    found = [r for sub in _proposed(c, members, s) if (r := _judge(resp, c, sub, s, blobs)).value is not None]
+    if not found:
+        return last
+    dist = [float(np.hypot(*(r.pts.mean(axis=0) - c0))) for r in found]
+    best = found[int(np.argmin(dist))]
+    here = best.pts.mean(axis=0)
+    for r in found:
+        if r.value != best.value and float(np.hypot(*(r.pts.mean(axis=0) - here))) < 0.5 * s:
+            return _Read(None, 0.0, "two faces fit the same pips", best.pts)
+    return best
+
+
+def _proposed(c: Candidates, members: NDArray[np.int64], s: float) -> list[NDArray[np.int64]]:
+    """Subsets of `members` that fill the 3x3 grid two of them propose as its diagonal corners."""
+    if len(members) < 2 or len(members) > MAX_PROPOSING:
+        return []
+    z = c.xy[members, 0] + 1j * c.xy[members, 1]
+    rad = c.radius[members]
+    i, j = np.triu_indices(len(members), 1)
+    g = np.abs(z[j] - z[i]) / (2.0 * np.sqrt(2.0))
+    ok = (g >= MIN_G * s) & (g <= MAX_G * s) & (np.minimum(rad[i], rad[j]) >= 0.5 * np.maximum(rad[i], rad[j]))
+    i, j, g = i[ok], j[ok], g[ok]
+    if i.size == 0:
+        return []
+    centre = 0.5 * (z[i] + z[j])
+    rot = np.exp(-1j * (np.angle(z[j] - z[i]) - np.pi / 4)) / g
+    q = (z[None, :] - centre[:, None]) * rot[:, None]
+    cu, cv = np.rint(q.real), np.rint(q.imag)
+    on = (np.abs(cu) <= 1) & (np.abs(cv) <= 1) & (np.abs(q - (cu + 1j * cv)) < 0.42)
+    out: list[NDArray[np.int64]] = []
+    seen: set[tuple[int, ...]] = set()
+    for row in on:
+        key = tuple(np.nonzero(row)[0].tolist())
+        if len(key) >= 2 and key not in seen and len(key) < len(members):
+            seen.add(key)
+            out.append(members[list(key)])
+    return out
 
 
 def _judge(resp: U8, c: Candidates, members: NDArray[np.int64], s: float, blobs: _Blobs) -> _Read:
@@ -240,6 +286,11 @@ def _judge(resp: U8, c: Candidates, members: NDArray[np.int64], s: float, blobs:
         return _Read(None, 0.0, "cocked: the top face is seen at a slant", pts)
     if len(members) > 1 and float(rad.max()) > 1.7 * float(rad.min()):
         return _Read(None, 0.0, "pips of unequal size", pts)
+    alike = float(c.elong[members].max()) <= LINE_ELONG and float(rad.max()) <= 1.4 * float(rad.min())
+    if fit.value in (2, 3) and not alike:
+        # Two or three spots in a line are the easiest layouts to fake (a 1's pip and a side face's, one
+        # column of a 6): they must be round and alike, as a top face's pips are.
+        return _Read(None, 0.0, "pips of a 2 or 3 not round and alike", pts)
     weakest = float(c.peak[members].min())
     # Anything else pip-strong on the face (a mark, merged pips, a weaker pip the layout lacks) spoils it.
     th = fit.theta if fit.value > 1 else 0.0
@@ -282,7 +333,7 @@ def _judge(resp: U8, c: Candidates, members: NDArray[np.int64], s: float, blobs:
     dmid = np.hypot(c.xy[:, 0] - mid[0], c.xy[:, 1] - mid[1])
     if (others & on_core & (c.peak > 0.5 * weakest) & (c.elong < MAX_ELONG) & (dmid < here - 0.1 * s)).any():
         return _Read(None, 0.0, "pips nearer the die's middle than the face read", pts)
-    return _Read(fit.value, 1.0 - worst / max(weakest, 1.0), "", pts)
+    return _Read(fit.value, 1.0 - worst / max(weakest, 1.0), "", pts, weakest)
 
 
 _CELLS = np.array([(u, v) for u in (-1, 0, 1) for v in (-1, 0, 1)], np.float64)

@@ -59,6 +59,7 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float,
         if _covered(b.center, light):
             continue  # already read from its pips: reading its body too (the costly part) would be wasted
         raw = (b.center, side, b.angle)
+        split = b.split
         # The blob's outline is smoothed by morphology and may carry a shadow: re-find the die locally.
         tight = outline(frame, b.center, side, die)
         if tight is not None and (not b.split or tight[1][0] * tight[1][1] < 1.3 * die * die):
@@ -67,7 +68,7 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float,
         if b.overlap:
             face = Face(None, 0.0, "stacked or overlapping dice", (b.center,))
         else:
-            face = _read_body(frame, raw, (b.center, side, b.angle))
+            face = _read_body(frame, raw, (b.center, side, b.angle), split)
             w, h = b.size
             squarish = min(w, h) > 0 and max(w, h) / min(w, h) < 1.35
             if (face.value is not None or squarish) and motion_smear(frame, b.center, side) > MAX_SMEAR:
@@ -80,12 +81,18 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float,
 Square = tuple[tuple[float, float], float, float]  # centre, side, angle (degrees)
 
 
-def _read_body(frame: U8, blob: Square, tight: Square) -> Face:
+def _read_body(frame: U8, blob: Square, tight: Square, split: bool) -> Face:
     """A die's face from its body: pips in any colour channel (around the segmented blob: the colour
     reader finds the die's outline itself, and a tight outline that lost part of the die let it read 6s
-    as 4s), else the Lab-contrast reader (around the tight outline). Two values read must agree."""
+    as 4s), else the Lab-contrast reader (around the tight outline). Two values read must agree.
+
+    On a part cut out of a larger blob, a Lab read of 1-3 pips is not trusted: a die cut in two reads as two
+    such faces (a 6 as two 3s, a 2 as two 1s; Byler: 5 of 8 wrong values), while the colour reader, whose
+    window takes in the whole die, is."""
     col = read_colour_face(frame, *blob)
     lab = read_face(frame, *tight)
+    if split and lab.value is not None and lab.value <= 3:
+        lab = Face(None, 0.0, "a part of a larger blob read as a face of 3 or fewer pips", lab.pips)
     if col.value is not None and lab.value is not None and col.value != lab.value:
         return Face(None, 0.0, "the face's pips read two ways", col.pips)
     if col.value is not None:
