@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.darkpips import _one_per_spot
+from vision.darkpips import _LEGAL_COUNT, _one_per_spot
 from vision.faces import Face
 from vision.layout import fit_layout
 from vision.pips import Candidates, detect
@@ -250,9 +250,12 @@ def _proposed(c: Candidates, members: NDArray[np.int64], s: float) -> list[NDArr
     q = (z[None, :] - centre[:, None]) * rot[:, None]
     cu, cv = np.rint(q.real), np.rint(q.imag)
     on = (np.abs(cu) <= 1) & (np.abs(cv) <= 1) & (np.abs(q - (cu + 1j * cv)) < 0.42)
+    # Only proposals whose occupied cells already make a legal layout are judged (the costly part).
+    bits = np.where(on, 1 << ((cu + 1) * 3 + (cv + 1)).astype(np.int64).clip(0, 8), 0)
+    legal = _LEGAL_COUNT[np.bitwise_or.reduce(bits, axis=1)] == on.sum(axis=1)
     out: list[NDArray[np.int64]] = []
     seen: set[tuple[int, ...]] = set()
-    for row in on:
+    for row in on[legal]:
         key = tuple(np.nonzero(row)[0].tolist())
         if len(key) >= 2 and key not in seen and len(key) < len(members):
             seen.add(key)
