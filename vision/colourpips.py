@@ -16,7 +16,7 @@ dice right and 6 wrong, of 1,386 labelled dice with a body found.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -24,10 +24,11 @@ from numpy.typing import NDArray
 
 from vision.darkpips import _LEGAL_COUNT, _one_per_spot
 from vision.faces import Face
-from vision.layout import fit_layout
+from vision.layout import fit_layout, skew_of
 from vision.pips import Candidates, detect
 
 U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
 
 P = 80  # side of the resampled window, pixels
@@ -57,6 +58,11 @@ class _Read:
     reason: str
     pts: F64  # pip centres, window pixels
     strength: float = 0.0  # the weakest pip's response (grey levels)
+    # A refusal told without its reason (few are ever reported): the judgement that gives it.
+    redo: tuple[_Spots, NDArray[np.int64]] | None = None
+
+    def why(self) -> str:
+        return self.reason if self.redo is None else _judge(*self.redo, why=True).reason
 
 
 def _window(bgr: U8, center: tuple[float, float], side: float, angle: float) -> tuple[U8, F64]:
@@ -84,17 +90,20 @@ def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: f
     blobs = _die_blobs(win)
     ker = _ker(s)
     grey = np.asarray(cv2.cvtColor(win, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
-    planes = [np.ascontiguousarray(win[..., i]) for i in range(3)] + [grey]
+    # The B, G, R and grey planes as one 4-channel image: each morphology and blur is one call for all four
+    # (OpenCV filters every channel alone, so each plane's map is the same as filtering it by itself).
+    bgrg = np.dstack([win, grey])
+    hats = [np.asarray(cv2.GaussianBlur(cv2.morphologyEx(bgrg, op, ker), (3, 3), 0.8), dtype=np.uint8)
+            for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT)]
     reads = []
-    for plane in planes:
-        pair = [np.asarray(cv2.GaussianBlur(cv2.morphologyEx(plane, op, ker), (3, 3), 0.8), dtype=np.uint8)
-                for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT)]
-        for m in pair:
+    for i in range(4):
+        for hat in hats:
+            m = np.ascontiguousarray(hat[..., i])
             reads.append(_read(m, detect(m, MIN_PEAK, max(3, round(0.15 * s)), True), s, blobs))
     good = [r for r in reads if r.value is not None]
     if not good:
         most = max(reads, key=lambda r: len(r.pts))
-        return Face(None, 0.0, most.reason, _to_frame(amap, most.pts))
+        return Face(None, 0.0, most.why(), _to_frame(amap, most.pts))
     # A plane where the pips barely differ from the body (white pips in a red die's red plane) reads its
     # bevel and glare instead: only reads with pips at least half as strong as the strongest read count.
     top = max(r.strength for r in good)
@@ -117,7 +126,19 @@ class _Blobs:
     core: U8  # the bodies less a pip's width all round
     area: F64  # per label
     centroid: F64  # (n, 2) per label
-    angle: F64  # per label: the outline's orientation, radians modulo a quarter turn
+    # The outline's orientation per label, radians modulo a quarter turn: measured when first asked for
+    # (most windows never get that far, and most of their labels are never asked about).
+    _angle: dict[int, float] = field(default_factory=dict, repr=False, compare=False)
+
+    def angle(self, i: int) -> float:
+        if i not in self._angle:
+            ang = 0.0
+            if self.area[i] >= 20:
+                ys, xs = np.nonzero(self.labels == i)
+                (_, _), (_, _), deg = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+                ang = float(np.deg2rad(deg))
+            self._angle[i] = ang
+        return self._angle[i]
 
     def label_at(self, xy: tuple[float, float]) -> int:
         h, w = self.labels.shape
@@ -142,7 +163,7 @@ class _Blobs:
             # were missed) or a side face's pip does not.
             return bool(off <= ONE_OFF * np.sqrt(a))
         # The pip grid runs along the die's edges.
-        turn = abs((theta - float(self.angle[ids[0]]) + np.pi / 4) % (np.pi / 2) - np.pi / 4)
+        turn = abs((theta - self.angle(int(ids[0])) + np.pi / 4) % (np.pi / 2) - np.pi / 4)
         return bool(off <= 0.3 * np.sqrt(a) and turn <= MAX_TURN)
 
 
@@ -151,9 +172,8 @@ def _die_blobs(win: U8) -> _Blobs:
     rim = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3), lab[:, :2].reshape(-1, 3),
                           lab[:, -2:].reshape(-1, 3)])
     bg = np.median(rim, axis=0)
-    wts = np.array([0.5, 2.0, 2.0], np.float32)
-    dist = np.sqrt((((lab - bg) ** 2) * wts).sum(axis=2))
-    noise = float(np.median(np.sqrt((((rim - bg) ** 2) * wts).sum(axis=1))))
+    dist = _colour_dist(lab, bg)
+    noise = float(np.median(_colour_dist(rim, bg)))
     otsu, _ = cv2.threshold(np.clip(dist, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = (dist > max(0.6 * float(otsu), 3.0 * noise + 6.0)).astype(np.uint8) * 255
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), dtype=np.uint8)
@@ -164,17 +184,26 @@ def _die_blobs(win: U8) -> _Blobs:
         if holes[y, x]:
             cv2.floodFill(holes, flood, (x, y), 0)
     filled = cv2.bitwise_or(mask, holes)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(filled, connectivity=8)
-    angle = np.zeros(n)
-    for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] >= 20:
-            ys, xs = np.nonzero(labels == i)
-            (_, _), (_, _), ang = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
-            angle[i] = np.deg2rad(ang)
+    _, labels, stats, cents = cv2.connectedComponentsWithStats(filled, connectivity=8)
     k = max(3, round(0.1 * P / WINDOW)) | 1
     core = np.asarray(cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), dtype=np.uint8)
     return _Blobs(np.asarray(labels, np.int32), core, stats[:, cv2.CC_STAT_AREA].astype(np.float64),
-                  np.asarray(cents, np.float64), angle)
+                  np.asarray(cents, np.float64))
+
+
+def _colour_dist(lab: F32, bg: F32) -> F32:
+    """Weighted distance of Lab pixels from the colour `bg`: L counts a quarter, a and b double.
+
+    Lab levels are whole numbers and `bg` a median of them (whole or half), so every square, product and
+    sum here is exact in float32: summed channel by channel it is bit for bit the sum over the channel
+    axis, in a third of the time.
+    """
+    d = lab - bg
+    return np.asarray(np.sqrt(d[..., 0] ** 2 * _WTS[0] + d[..., 1] ** 2 * _WTS[1] + d[..., 2] ** 2 * _WTS[2]),
+                      dtype=np.float32)
+
+
+_WTS = np.array([0.5, 2.0, 2.0], np.float32)
 
 
 def _to_frame(amap: F64, pts: F64) -> tuple[tuple[float, float], ...]:
@@ -193,6 +222,18 @@ def _sample_max(resp: U8, xy: F64, r: int) -> F64:
     return out
 
 
+@dataclass(frozen=True)
+class _Spots:
+    """One map's spots (one per spot) and what every judgement of a subset of them reuses."""
+
+    resp: U8
+    c: Candidates
+    s: float  # the die's side, window pixels
+    blobs: _Blobs
+    on_core: NDArray[np.bool_]  # per spot: on a body, a pip's width inside its outline
+    label: NDArray[np.int32]  # per spot: the blob it lies on
+
+
 def _read(resp: U8, c: Candidates, s: float, blobs: _Blobs) -> _Read:
     none = np.zeros((0, 2))
     c0 = (P - 1) / 2
@@ -204,7 +245,8 @@ def _read(resp: U8, c: Candidates, s: float, blobs: _Blobs) -> _Read:
     # Spots at a die's outline (its corners, bevel glare, the background between dice) are no pips.
     xi = np.clip(np.rint(c.xy[:, 0]), 0, P - 1).astype(np.int64)
     yi = np.clip(np.rint(c.xy[:, 1]), 0, P - 1).astype(np.int64)
-    inside &= blobs.core[yi, xi] > 0
+    on_core = blobs.core[yi, xi] > 0
+    inside &= on_core
     round_ = inside & (c.elong < MAX_ELONG) & (c.radius >= 0.025 * s) & (c.radius <= 0.13 * s)
     if not round_.any():
         return _Read(None, 0.0, "no pips found", none)
@@ -212,16 +254,17 @@ def _read(resp: U8, c: Candidates, s: float, blobs: _Blobs) -> _Read:
     members = np.nonzero(round_ & (c.peak >= SIMILAR * strongest))[0]
     # Side-face pips lie outside the top face: drop the outermost while the rest is no legal face.
     order = members[np.argsort(np.hypot(c.xy[members, 0] - c0, c.xy[members, 1] - c0))]
+    spots = _Spots(resp, c, s, blobs, on_core, blobs.labels[yi, xi])
     last = _Read(None, 0.0, "pips do not form a d6 layout", c.xy[members])
     for keep in range(len(order), max(0, len(order) - 3), -1):
-        r = _judge(resp, c, order[:keep], s, blobs)
+        r = _judge(spots, order[:keep])
         if r.value is not None:
             return r
         if keep == len(order):
             last = r
     # Touching dice, or a neighbour's pips in the window: the faces that pairs of spots propose as their
     # diagonal corners, each judged alone; the legal one nearest the window's centre is this body's die.
-    found = [r for sub in _proposed(c, members, s) if (r := _judge(resp, c, sub, s, blobs)).value is not None]
+    found = [r for sub in _proposed(c, members, s) if (r := _judge(spots, sub)).value is not None]
     if not found:
         return last
     dist = [float(np.hypot(*(r.pts.mean(axis=0) - c0))) for r in found]
@@ -263,12 +306,20 @@ def _proposed(c: Candidates, members: NDArray[np.int64], s: float) -> list[NDArr
     return out
 
 
-def _judge(resp: U8, c: Candidates, members: NDArray[np.int64], s: float, blobs: _Blobs) -> _Read:
+def _judge(spots: _Spots, members: NDArray[np.int64], why: bool = False) -> _Read:
+    """The face `members` make, or a refusal: with its reason when `why`, else maybe with `redo` instead."""
+    resp, c, s, blobs = spots.resp, spots.c, spots.s, spots.blobs
     c0 = (P - 1) / 2
     pts = c.xy[members]
     if len(members) > 6:
         return _Read(None, 0.0, f"{len(members)} pip-like spots, not a d6 face", pts)
-    fit = fit_layout(pts)
+    # Most subsets judged are refused and few refusals are reported: the tests that need no layout fit (the
+    # costly part) go first, the reason is worked out only when asked for (in this order, as it always was).
+    # Every test here must pass for a read, so their order changes no value read.
+    if not why and _hopeless(spots, members, pts):
+        return _Read(None, 0.0, "", pts, redo=(spots, members))
+    # The skew is measured below, for the few fits that get that far (skew_of: the same value).
+    fit = fit_layout(pts, with_skew=False)
     if fit.value is None:
         return _Read(None, 0.0, fit.reason, pts)
     cx, cy = fit.centre
@@ -279,13 +330,13 @@ def _judge(resp: U8, c: Candidates, members: NDArray[np.int64], s: float, blobs:
         g = fit.grid
         if not MIN_G * s <= g <= MAX_G * s:
             return _Read(None, 0.0, "pip spacing does not fit the die's size", pts)
-        if not 0.15 * g <= float(np.median(rad)) <= 0.6 * g:
+        if not 0.15 * g <= _median(rad) <= 0.6 * g:
             return _Read(None, 0.0, "pip size does not fit the pip spacing", pts)
     else:
         g = max(0.19 * s, float(rad[0]) / 0.45)
     if fit.resid > MAX_RESID:
         return _Read(None, 0.0, "pips off the d6 grid", pts)
-    if fit.skew > MAX_SKEW:
+    if skew_of(fit, pts) > MAX_SKEW:
         return _Read(None, 0.0, "cocked: the top face is seen at a slant", pts)
     if len(members) > 1 and float(rad.max()) > 1.7 * float(rad.min()):
         return _Read(None, 0.0, "pips of unequal size", pts)
@@ -305,10 +356,8 @@ def _judge(resp: U8, c: Candidates, members: NDArray[np.int64], s: float, blobs:
     # A lone pip may be one corner of a 2 or 3 whose other pips were missed: they lie 2 pitches off along
     # both axes, so around a 1 the search reaches further than the face.
     reach = MARK_REACH * g if fit.value > 1 else 2.4 * g
-    xi = np.clip(np.rint(c.xy[:, 0]), 0, P - 1).astype(np.int64)
-    yi = np.clip(np.rint(c.xy[:, 1]), 0, P - 1).astype(np.int64)
     # Only on the die's body: its outline, bevels and the background respond too but are no marks.
-    on_core = blobs.core[yi, xi] > 0
+    on_core = spots.on_core
     near = (np.maximum(np.abs(u), np.abs(v)) <= reach) & others & (c.peak > QUIET * weakest) & on_core
     if near.any():
         return _Read(None, 0.0, "a mark on the face that is not a pip", pts)
@@ -337,6 +386,70 @@ def _judge(resp: U8, c: Candidates, members: NDArray[np.int64], s: float, blobs:
     if (others & on_core & (c.peak > 0.5 * weakest) & (c.elong < MAX_ELONG) & (dmid < here - 0.1 * s)).any():
         return _Read(None, 0.0, "pips nearer the die's middle than the face read", pts)
     return _Read(fit.value, 1.0 - worst / max(weakest, 1.0), "", pts, weakest)
+
+
+def _hopeless(spots: _Spots, members: NDArray[np.int64], pts: F64) -> bool:
+    """Whether `_judge` certainly refuses `members`, told without fitting a layout.
+
+    Each test is one of `_judge`'s on what does not depend on the fit (the face centre is the pips' mean
+    whatever the fit), or for two or more pips one that fails for every pitch a fit it accepts can have.
+    """
+    c, s, blobs = spots.c, spots.s, spots.blobs
+    n = len(members)
+    c0 = (P - 1) / 2
+    mean = pts.sum(axis=0) / n  # fit_layout's centre: pts.mean's arithmetic (sum, then divide by the count)
+    cx, cy = float(mean[0]), float(mean[1])
+    if max(abs(cx - c0), abs(cy - c0)) > 0.25 * s:
+        return True
+    rad = c.radius[members]
+    if n > 1 and float(rad.max()) > 1.7 * float(rad.min()):
+        return True
+    alike = float(c.elong[members].max()) <= LINE_ELONG and float(rad.max()) <= 1.4 * float(rad.min())
+    if n in (2, 3) and not alike:
+        return True
+    # _Blobs.holds: every pip and the face centre on one blob.
+    here = blobs.label_at((cx, cy))
+    if here == 0 or bool((spots.label[members] != here).any()):
+        return True
+    weakest = float(c.peak[members].min())
+    others = np.ones(len(c), bool)
+    others[members] = False
+    du, dv = c.xy[:, 0] - cx, c.xy[:, 1] - cy
+    if n > 1:
+        lo, hi = _pitch_range(pts)
+        if hi < MIN_G * s or lo > MAX_G * s:
+            return True
+        med = _median(rad)
+        if med < 0.15 * lo or med > 0.6 * hi:
+            return True
+        # A mark within MARK_REACH pitches of the centre in any direction is within it along both axes.
+        if (others & (np.hypot(du, dv) <= MARK_REACH * lo) & (c.peak > QUIET * weakest) & spots.on_core).any():
+            return True
+    mid = blobs.centroid[here]
+    off = float(np.hypot(cx - mid[0], cy - mid[1]))
+    dmid = np.hypot(c.xy[:, 0] - mid[0], c.xy[:, 1] - mid[1])
+    return bool((others & spots.on_core & (c.peak > 0.5 * weakest) & (c.elong < MAX_ELONG)
+                 & (dmid < off - 0.1 * s)).any())
+
+
+def _pitch_range(pts: F64) -> tuple[float, float]:
+    """Bounds on the pitch of any layout of these (two or more) pips that `_judge` accepts.
+
+    Every legal layout of 2-6 pips holds two diagonal corners, 2*sqrt(2) pitches apart, and no two cells
+    further apart; an accepted fit has every pip within MAX_RESID pitches of its cell. So the pips' largest
+    distance lies within 2*sqrt(2) -/+ 2*MAX_RESID pitches. Widened by 1% against rounding.
+    """
+    d = float(np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1]).max())
+    diag = 2.0 * np.sqrt(2.0)
+    return 0.99 * d / (diag + 2.0 * MAX_RESID), 1.01 * d / (diag - 2.0 * MAX_RESID)
+
+
+def _median(x: F64) -> float:
+    """np.median of a short vector without its overhead: the same value (the middle one, or the mean of
+    the middle two)."""
+    v = np.sort(x)
+    n = len(v)
+    return float((v[(n - 1) // 2] + v[n // 2]) / 2.0)
 
 
 _CELLS = np.array([(u, v) for u in (-1, 0, 1) for v in (-1, 0, 1)], np.float64)
