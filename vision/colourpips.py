@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from vision.darkpips import _LEGAL_COUNT, _one_per_spot
 from vision.faces import Face
-from vision.layout import fit_layout, skew_of
+from vision.layout import MAX_RESID_6, fit_layout, skew_of
 from vision.pips import Candidates, detect
 
 U8 = NDArray[np.uint8]
@@ -48,6 +48,7 @@ MAX_ELONG = 2.2  # a pip's longest over shortest diameter (side-face pips seen o
 MAX_PROPOSING = 14  # spots beyond which pair proposals are not tried (a textured body, not pips)
 LINE_ELONG = 1.6  # the most elongated pip a 2 or 3 may have
 STRONG = 0.5  # a read counts if its weakest pip is this share of the strongest read's weakest
+MAX_SKEW_6 = 1.6  # a 6's rows may sit closer than its columns (vision.darkpips.MAX_SKEW_6)
 MAX_SKEW = 1.4  # the pip grid's singular-value ratio beyond which the face is seen at a slant
 
 
@@ -334,9 +335,9 @@ def _judge(spots: _Spots, members: NDArray[np.int64], why: bool = False) -> _Rea
             return _Read(None, 0.0, "pip size does not fit the pip spacing", pts)
     else:
         g = max(0.19 * s, float(rad[0]) / 0.45)
-    if fit.resid > MAX_RESID:
+    if fit.resid > (MAX_RESID_6 if fit.value == 6 else MAX_RESID):
         return _Read(None, 0.0, "pips off the d6 grid", pts)
-    if skew_of(fit, pts) > MAX_SKEW:
+    if skew_of(fit, pts) > (MAX_SKEW_6 if fit.value == 6 else MAX_SKEW):
         return _Read(None, 0.0, "cocked: the top face is seen at a slant", pts)
     if len(members) > 1 and float(rad.max()) > 1.7 * float(rad.min()):
         return _Read(None, 0.0, "pips of unequal size", pts)
@@ -347,6 +348,7 @@ def _judge(spots: _Spots, members: NDArray[np.int64], why: bool = False) -> _Rea
         return _Read(None, 0.0, "pips of a 2 or 3 not round and alike", pts)
     weakest = float(c.peak[members].min())
     # Anything else pip-strong on the face (a mark, merged pips, a weaker pip the layout lacks) spoils it.
+    pip_r1 = float(rad.max())
     th = fit.theta if fit.value > 1 else 0.0
     ct, st = np.cos(th), np.sin(th)
     others = np.ones(len(c), bool)
@@ -359,6 +361,11 @@ def _judge(spots: _Spots, members: NDArray[np.int64], why: bool = False) -> _Rea
     # Only on the die's body: its outline, bevels and the background respond too but are no marks.
     on_core = spots.on_core
     near = (np.maximum(np.abs(u), np.abs(v)) <= reach) & others & (c.peak > QUIET * weakest) & on_core
+    if fit.value == 1:
+        # Around a lone pip, out to where a missed partner pip would be, only another pip counts: round and
+        # at least half its size (a die's bevel, glare and marbling respond there too).
+        pip_like = (c.elong < MAX_ELONG) & (c.radius >= 0.5 * pip_r1)
+        near &= pip_like | (np.maximum(np.abs(u), np.abs(v)) <= MARK_REACH * g)
     if near.any():
         return _Read(None, 0.0, "a mark on the face that is not a pip", pts)
     # The cells the layout leaves empty, and the face between the cells, must be quiet.
@@ -436,12 +443,14 @@ def _pitch_range(pts: F64) -> tuple[float, float]:
     """Bounds on the pitch of any layout of these (two or more) pips that `_judge` accepts.
 
     Every legal layout of 2-6 pips holds two diagonal corners, 2*sqrt(2) pitches apart, and no two cells
-    further apart; an accepted fit has every pip within MAX_RESID pitches of its cell. So the pips' largest
-    distance lies within 2*sqrt(2) -/+ 2*MAX_RESID pitches. Widened by 1% against rounding.
+    further apart; an accepted fit has every pip within MAX_RESID pitches of its cell (MAX_RESID_6 for a 6).
+    So the pips' largest distance lies within 2*sqrt(2) -/+ 2*max(MAX_RESID, MAX_RESID_6) pitches. Widened by
+    1% against rounding.
     """
     d = float(np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1]).max())
     diag = 2.0 * np.sqrt(2.0)
-    return 0.99 * d / (diag + 2.0 * MAX_RESID), 1.01 * d / (diag - 2.0 * MAX_RESID)
+    worst = max(MAX_RESID, MAX_RESID_6)
+    return 0.99 * d / (diag + 2.0 * worst), 1.01 * d / (diag - 2.0 * worst)
 
 
 def _median(x: F64) -> float:

@@ -44,6 +44,8 @@ PROPOSAL_RESID = 0.42
 EMPTY_SHARE = 0.45  # an empty cell responding above this share of the weakest pip holds a missed pip
 G_TOL = (0.8, 1.25)  # face pitch around the calibrated pitch
 MAX_SKEW = 1.25  # singular-value ratio of the pip grid: beyond it the face is seen at a slant (cocked)
+# A 6's squeezed rows make its grid anisotropic on a flat die too (rows 0.6-0.75 of the column pitch).
+MAX_SKEW_6 = 1.6
 MAX_CHROMA = 60.0  # channel spread of a white, grey or cream face (Byler's white dice: up to ~40)
 # Bit of each grid cell (column u, row v in -1..1) in a 9-bit occupancy mask.
 _BIT = {(u, v): 1 << ((u + 1) * 3 + (v + 1)) for u in (-1, 0, 1) for v in (-1, 0, 1)}
@@ -290,7 +292,7 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
     pips = tuple((float(x), float(y)) for x, y in pts)
     margin = 1.0 - worst / max(weakest, 1.0)
     conf = float(np.clip(0.5 * (1.0 - fit.resid / RESID) + 0.5 * margin, 0.0, 1.0))
-    if skew_of(fit, pts) > MAX_SKEW:
+    if skew_of(fit, pts) > (MAX_SKEW_6 if fit.value == 6 else MAX_SKEW):
         return LightFace(None, fit.centre, g, fit.theta, 0.0, "cocked: the top face is seen at a slant", pips)
     return LightFace(fit.value, fit.centre, g, fit.theta, max(conf, 0.5), "", pips)
 

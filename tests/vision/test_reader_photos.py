@@ -10,9 +10,9 @@ face that is unambiguous by eye); bench/vision.py also prints the figures agains
 
 The floors are what this reader measured (see bench/vision.py for the full print-out) minus a small margin.
 Coverage is still far below the issue's targets (90% overall, 98% for white dice); accuracy among accepted
-dice (99.61%) is now over its 99.5%. White dice (read pip-first, vision/darkpips.py) are at 92% coverage /
+dice (99.62%) is now over its 99.5%. White dice (read pip-first, vision/darkpips.py) are at 92% coverage /
 99.5% accuracy; dark and coloured dice (light pips read pip-first on the inverted image, the rest from their
-bodies by vision/colourpips.py, then vision/faces.py) at 44.0% and 59.4%. These tests keep the reader from
+bodies by vision/colourpips.py, then vision/faces.py) at 45.3% and 61.3%. These tests keep the reader from
 sliding back while it gets there.
 """
 
@@ -39,21 +39,21 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 99.61% (1020/1024); with the 2 values read off unlabelled spots 99.42%
+    # measured 99.62% (1047/1051); with the 3 values read off unlabelled spots 99.34%
     assert score.overall.accuracy >= 0.993
-    assert score.accuracy_with_false >= 0.992
-    assert score.false_dice <= 3
+    assert score.accuracy_with_false >= 0.99
+    assert score.false_dice <= 4
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 57.05% overall
-    assert score.overall.coverage >= 0.56
+    # measured 58.55% overall
+    assert score.overall.coverage >= 0.575
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured: white 91.9% coverage / 99.5% accuracy (181/182), dark 44.0% / 99.0% (300/303), coloured
-    # 59.4% / 100% (539/539)
-    floors = {"white": (0.905, 0.985), "dark": (0.425, 0.98), "coloured": (0.58, 0.99)}
+    # measured: white 91.9% coverage / 99.5% accuracy (181/182), dark 45.3% / 99.0% (309/312), coloured
+    # 61.3% / 100% (557/557)
+    floors = {"white": (0.905, 0.985), "dark": (0.44, 0.98), "coloured": (0.60, 0.99)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
         assert t.coverage >= cov, (colour, t.coverage)
@@ -61,9 +61,9 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 35.5 / 56.9 / 62.0 / 71.9 / 72.8 / 41.9 %; accuracy 99.1 / 99.4 / 100 / 99.5 /
-    # 100 / 99.2 %
-    floors = {1: 0.34, 2: 0.55, 3: 0.60, 4: 0.70, 5: 0.71, 6: 0.40}
+    # measured coverage 1..6: 36.2 / 56.9 / 62.0 / 71.9 / 72.8 / 50.9 %; accuracy 99.1 / 99.4 / 100 / 99.5 /
+    # 100 / 99.3 %
+    floors = {1: 0.35, 2: 0.55, 3: 0.60, 4: 0.70, 5: 0.71, 6: 0.49}
     for value in range(1, 7):
         t = score.by_value[value]
         assert t.coverage >= floors[value], (value, t.coverage)
@@ -71,6 +71,6 @@ def test_by_value(score: byler.Score) -> None:
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured: 40 of 250 photos `ok` with every die right; none `ok` with a die wrong or missed
-    assert score.images_ok_correct >= 37
+    # measured: 43 of 250 photos `ok` with every die right; none `ok` with a die wrong or missed
+    assert score.images_ok_correct >= 40
     assert score.images_ok_wrong <= 1
