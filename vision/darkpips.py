@@ -94,41 +94,40 @@ def _all_spots(gray: U8, pip_d: float, ovals: bool) -> tuple[Candidates, Candida
 
 def _one_per_spot(c: Candidates) -> Candidates:
     """A flat-bottomed (saturated) pip gives several maxima a few pixels apart: keep the strongest."""
-    if len(c) < 2:
+    n = len(c)
+    if n < 2:
         return c
     order = np.argsort(-c.peak, kind="stable")
     xy, rad = c.xy[order], c.radius[order]
-    n = len(c)
-    # Close pairs without the n x n distance matrix (textured boards give thousands of spots): sweep
-    # the spots sorted by x, pairing each with the next ones until they are further off in x than any
-    # pair can be close.
+    # Close pairs without the n x n distance matrix (textured boards give thousands of spots): with the
+    # spots sorted by x, each is paired with the following ones up to `reach` further in x, all at once.
+    # A pair further apart in x than `reach` is never close (the distance is at least the x offset, and
+    # each pair's limit is at most `reach`), so taking a few more is harmless: the pixel of margin keeps
+    # every pair within `reach` whatever the rounding of the sum.
     reach = max(2.5, 1.2 * float(rad.max()))
     byx = np.argsort(xy[:, 0], kind="stable")
     xs = xy[byx, 0]
-    pa: list[NDArray[np.int64]] = []
-    pb: list[NDArray[np.int64]] = []
-    for shift in range(1, n):
-        near = np.nonzero(xs[shift:] - xs[:-shift] < reach)[0]
-        if near.size == 0:
-            break
-        pa.append(byx[near])
-        pb.append(byx[near + shift])
-    keep = np.ones(n, bool)
-    if not pa:
+    ends = np.searchsorted(xs, xs + (reach + 1.0), side="right")
+    counts = ends - np.arange(1, n + 1)
+    total = int(counts.sum())
+    if total == 0:
         return c.take(order)
-    a, b = np.concatenate(pa), np.concatenate(pb)
+    first = np.repeat(np.arange(n), counts)
+    # Offsets 1..counts[i] after each spot i: a running index less where each spot's run starts.
+    run_start = np.repeat(np.cumsum(counts) - counts, counts)
+    second = first + 1 + (np.arange(total) - run_start)
+    a, b = byx[first], byx[second]
     d = np.hypot(xy[a, 0] - xy[b, 0], xy[a, 1] - xy[b, 1])
     close = d < np.maximum(2.5, 1.2 * np.maximum(rad[a], rad[b]))
-    a, b = a[close], b[close]
-    # Greedy in order of strength: a spot kept drops every weaker spot close to it.
-    lo, hi = np.minimum(a, b), np.maximum(a, b)
-    srt = np.lexsort((hi, lo))
-    lo, hi = lo[srt], hi[srt]
-    starts = np.searchsorted(lo, np.arange(n + 1))
-    for s in np.unique(lo).tolist():
+    # Greedy in order of strength (index order): a spot kept drops every weaker spot close to it. Pairs
+    # taken by their stronger spot; that spot's own fate is settled by stronger spots, all seen before.
+    lo, hi = np.minimum(a[close], b[close]), np.maximum(a[close], b[close])
+    srt = np.argsort(lo, kind="stable")
+    keep = [True] * n
+    for s, t in zip(lo[srt].tolist(), hi[srt].tolist(), strict=True):
         if keep[s]:
-            keep[hi[starts[s]:starts[s + 1]]] = False
-    return c.take(order[keep])
+            keep[t] = False
+    return c.take(order[np.array(keep, bool)])
 
 
 # A side face's pip seen beside the top face further out than a flat die's side can reach (pitches).
