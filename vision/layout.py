@@ -86,6 +86,27 @@ def skew_of(fit: Fit, pts: F64) -> float:
     return _skew(rel, cells)
 
 
+def six_squeeze(fit: Fit, pts: F64) -> float:
+    """For a 6: its pitch across the two rows of three over its pitch along them (1 for a square grid).
+
+    Above 1, the pips in each row sit closer than the rows are apart: how many dice are made, and what a
+    die tilted along its rows also shows. Below 1 the rows are squeezed together instead, which no design
+    does: only a die tilted across its rows (cocked) shows that. Other faces: 1.0.
+    """
+    if fit.value != 6:
+        return 1.0
+    rel = pts - pts.mean(axis=0)
+    c, s = np.cos(fit.theta), np.sin(fit.theta)
+    cells = np.rint((rel @ np.array([[c, -s], [s, c]])) / fit.grid)
+    ctc = cells.T @ cells
+    if abs(float(np.linalg.det(ctc))) < 0.5:
+        return 1.0
+    m = np.linalg.solve(ctc, cells.T @ rel)  # rows: the image step of one cell along u, along v
+    along_v = bool((np.abs(cells[:, 1]) < 0.5).any())  # the middle row (v = 0) holds pips: rows run along v
+    across, along = (m[0], m[1]) if along_v else (m[1], m[0])
+    return float(np.hypot(*across) / max(float(np.hypot(*along)), 1e-9))
+
+
 def fit_layout(pts: F64, with_skew: bool = True) -> Fit:
     """Match pip centres (pixels) to a legal d6 layout of any pitch and orientation.
 
