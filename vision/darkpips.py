@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.layout import LAYOUTS, fit_layout, skew_of
+from vision.layout import LAYOUTS, Fit, fit_layout, skew_of
 from vision.pips import Candidates, detect, odd, sample
 
 U8 = NDArray[np.uint8]
@@ -151,8 +151,8 @@ def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
     body-first reader does better (their lone pips and oblique 2s were misread here: 8 of 50 on Byler).
     """
     pip_d = PIP_D_PER_G * g_known if g_known else min(gray.shape[:2]) / 80.0
-    c, oval, resp = _all_spots(gray, pip_d, down is not None)
-    faces = _proposals(gray, c, resp, g_known)
+    c, oval, resp = _all_spots(gray, pip_d, True)
+    faces = _proposals(gray, c, resp, g_known, _merged(c, oval))
     # Lone pips (1s) take the frame's pitch: calibrated, or the one of the faces already read, else (0)
     # each spot's own (see _ones).
     g_frame = float(np.median([f.g for f in faces])) if g_known is None and faces else g_known or 0.0
@@ -207,12 +207,34 @@ def _chroma(bgr: U8, f: LightFace) -> float:
     return float(np.median(px.max(axis=1) - px.min(axis=1)))
 
 
-def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None) -> list[LightFace]:
+def _merged(c: Candidates, oval: Candidates) -> Candidates:
+    """Spots too long to be a lone pip, away from every round spot: on a small die two pips a pitch apart
+    can blur into one another, and the one between them measures long along the line joining them."""
+    if len(oval) == 0:
+        return oval
+    far = np.ones(len(oval), bool)
+    if len(c):
+        d = np.hypot(oval.xy[:, None, 0] - c.xy[None, :, 0], oval.xy[:, None, 1] - c.xy[None, :, 1]).min(axis=1)
+        far = d > np.maximum(2.5, 1.2 * oval.radius)
+    return oval.take(np.nonzero(far & (oval.elong >= MAX_ELONG))[0])
+
+
+def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
+               merged: Candidates | None = None) -> list[LightFace]:
+    """Faces proposed by diagonal pairs of round spots. `merged` spots (see _merged) may fill a cell of
+    a proposal's grid but neither propose a face nor spoil one: elongated marks are also letters and
+    edges, which a face's other tests (empty cells, the lattice, the rim) still catch."""
     n = len(c)
     if n < 2:
         return []
+    nround = n
+    if merged is not None and len(merged):
+        c = Candidates(np.concatenate([c.xy, merged.xy]), np.concatenate([c.peak, merged.peak]),
+                       np.concatenate([c.radius, merged.radius]), np.concatenate([c.elong, merged.elong]),
+                       np.concatenate([c.axis, merged.axis]), c.dark)
+    is_round = np.arange(len(c)) < nround
     z = c.xy[:, 0] + 1j * c.xy[:, 1]
-    i, j = np.triu_indices(n, 1)
+    i, j = np.triu_indices(nround, 1)
     d = np.abs(z[j] - z[i])
     g = d / (2.0 * np.sqrt(2.0))
     r = 0.5 * (c.radius[i] + c.radius[j])
@@ -238,7 +260,7 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None) -> list
     on_grid = (np.abs(cu) <= 1) & (np.abs(cv) <= 1) & (res < PROPOSAL_RESID) & similar
     # Anything dark and pip-like on the face that is off the grid spoils it (a letter, dirt, another die).
     on_face = (np.abs(q.real) < 1.6) & (np.abs(q.imag) < 1.6)
-    stray = on_face & ~on_grid & similar
+    stray = on_face & ~on_grid & similar & is_round[None, :]
     bits = np.where(on_grid, 1 << ((cu + 1) * 3 + (cv + 1)).astype(np.int64).clip(0, 8), 0)
     mask = np.bitwise_or.reduce(bits, axis=1)
     count = on_grid.sum(axis=1)
@@ -264,6 +286,9 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
         return None
     g = fit.grid
     if g_known and not G_TOL[0] * g_known <= g <= G_TOL[1] * g_known:
+        return None
+    long = c.elong[members] >= MAX_ELONG
+    if long.any() and not _between_pips(fit, pts, long):
         return None
     weakest = float(c.peak[members].min())
     empty = fit.empty_cells()
@@ -294,6 +319,21 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
     if skew_of(fit, pts) > (MAX_SKEW_6 if fit.value == 6 else MAX_SKEW):
         return LightFace(None, fit.centre, g, fit.theta, 0.0, "cocked: the top face is seen at a slant", pips)
     return LightFace(fit.value, fit.centre, g, fit.theta, max(conf, 0.5), "", pips)
+
+
+def _between_pips(fit: Fit, pts: F64, long: NDArray[np.bool_]) -> bool:
+    """Whether every long spot of a face sits between two round pips of it, one cell either side along a
+    row, a column or a diagonal: the only place where pips blur together into a long spot (a 6's middle
+    pips, the centre of a 3 or 5). Elsewhere a long spot is a mark, and taking it for a pip misread 5s."""
+    cth, sth = np.cos(fit.theta), np.sin(fit.theta)
+    rel = pts - np.array(fit.centre)
+    cell = np.rint(np.stack([rel @ np.array([cth, sth]), rel @ np.array([-sth, cth])], axis=1) / fit.grid)
+    round_cells = {(int(u), int(v)) for (u, v), lg in zip(cell.tolist(), long.tolist(), strict=True) if not lg}
+    for (u, v), lg in zip(cell.tolist(), long.tolist(), strict=True):
+        if lg and not any((int(u) + du, int(v) + dv) in round_cells and (int(u) - du, int(v) - dv) in round_cells
+                          for du, dv in ((1, 0), (0, 1), (1, 1), (1, -1))):
+            return False
+    return True
 
 
 # Points of a face that no legal layout covers (grid coordinates, pitches): between the pip cells.
