@@ -6,7 +6,7 @@ either given (calibration) or measured from the frame itself (the typical size o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -39,7 +39,16 @@ class Segmentation:
 MAX_DIE_SHARE = 0.25
 # Die size (pixels) from which the foreground mask is computed at half scale.
 FULL_RES_DIE = 48.0
-
+# Most touching dice one blob is taken to hold; a larger blob is a structure (a tray's wall, a sheet).
+MAX_DICE_PER_BLOB = 12
+# Carving dice out of a blob (see _carve): the least contrast a carved die has, in foreground thresholds, and
+# the width (dice) below which a strong part is a strip, not a die. Dice carved out of Byler's tray walls
+# and clusters measure 0.7-1.05 dice across (root of area, 10th-90th percentile); a tray's dark rim is a
+# third to half a die wide.
+CARVE_MIN_CONTRAST = 2.0
+CARVE_OPEN = 0.7
+# The contrast map's units: foreground thresholds x LEVEL_UNIT, in uint8 (saturating at 8 thresholds).
+LEVEL_UNIT = 32.0
 
 # Weighted squares of per-channel differences (0..255) for the colour distance: L counts a quarter, a/b
 # double.
@@ -67,7 +76,13 @@ def _ellipse(d: float) -> U8:
 
 
 def foreground(lab: U8, die: float) -> U8:
-    """Mask of pixels that differ from the local background, in colour, brightness or sharp edges.
+    """Mask of pixels that differ from the local background, in colour, brightness or sharp edges."""
+    return _masks(lab, die)[0]
+
+
+def _masks(lab: U8, die: float) -> tuple[U8, U8]:
+    """The foreground mask, and each pixel's colour contrast in foreground thresholds (x LEVEL_UNIT), for
+    carving dice out of larger regions.
 
     The background is a median over a window several dice wide, taken at a quarter scale: it follows slow
     light falloff and a coloured table while dice, being small, fall out of the median. A white die on a
@@ -79,9 +94,10 @@ def foreground(lab: U8, die: float) -> U8:
     if die >= FULL_RES_DIE:
         half = np.asarray(cv2.resize(lab, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA),
                           dtype=np.uint8)
-        small_mask = foreground(half, die / 2.0)
-        return np.asarray(cv2.threshold(cv2.resize(small_mask, (w, h), interpolation=cv2.INTER_LINEAR),
-                                        127, 255, cv2.THRESH_BINARY)[1], dtype=np.uint8)
+        small_mask, small_level = _masks(half, die / 2.0)
+        return (np.asarray(cv2.threshold(cv2.resize(small_mask, (w, h), interpolation=cv2.INTER_LINEAR),
+                                         127, 255, cv2.THRESH_BINARY)[1], dtype=np.uint8),
+                np.asarray(cv2.resize(small_level, (w, h), interpolation=cv2.INTER_LINEAR), dtype=np.uint8))
     q = 4
     small = cv2.resize(lab, (max(1, w // q), max(1, h // q)), interpolation=cv2.INTER_AREA)
     k = min(_odd(3.0 * die / q), _odd(min(small.shape[:2]) - 1))
@@ -110,15 +126,22 @@ def foreground(lab: U8, die: float) -> U8:
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _ellipse(die / 5.0)), dtype=np.uint8)
     # Fill holes up to a die's area (pips, a white die's face inside its outline) but not a tray's floor
     # inside its rim.
-    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     filled = mask.copy()
-    if hier is not None:
-        for c, hh in zip(contours, hier[0], strict=True):
-            if hh[3] >= 0 and cv2.contourArea(c) < 1.5 * die * die:
-                cv2.drawContours(filled, [c], -1, 255, thickness=cv2.FILLED)
+    _fill_holes(filled, 1.5 * die * die)
     # Opening cuts thin bridges (shadows, a speck touching a die) and drops specks smaller than a pip.
     out = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _ellipse(die / 4.0)), dtype=np.uint8)
-    return out
+    level = np.asarray(cv2.convertScaleAbs(dist, alpha=LEVEL_UNIT / t), dtype=np.uint8)
+    return out, level
+
+
+def _fill_holes(mask: U8, max_area: float) -> None:
+    """Fill, in place, the holes in `mask` smaller than `max_area`."""
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return
+    for c, hh in zip(contours, hier[0], strict=True):
+        if hh[3] >= 0 and cv2.contourArea(c) < max_area:
+            cv2.drawContours(mask, [c], -1, 255, thickness=cv2.FILLED)
 
 
 def _blobs(mask: U8) -> list[tuple[NDArray[np.int32], float, float]]:
@@ -171,46 +194,106 @@ def segment(bgr: U8, die_size: float | None = None) -> Segmentation:
     lab = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), dtype=np.uint8)
     h, w = bgr.shape[:2]
     die = die_size if die_size else min(h, w) / 16.0
-    mask = foreground(lab, die)
+    mask, level = _masks(lab, die)
     if not die_size:
         measured = measure_die_size(mask, die)
         if measured is not None:
             if not 0.7 < measured / die < 1.4:
                 die = measured
-                mask = foreground(lab, die)
+                mask, level = _masks(lab, die)
                 die = measure_die_size(mask, die) or die
             else:
                 die = measured
-    area1 = die * die
     bodies: list[Body] = []
     rejected: list[tuple[tuple[float, float], str]] = []
     for c, a, sol in _blobs(mask):
-        if a < 0.3 * area1:
-            continue  # speck: smaller than any die seen at this scale
-        m = cv2.moments(c)
-        cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-        n = round(a / area1)
-        if n > 12 or (n > 2 and sol < 0.5):
-            rejected.append(((cx, cy), "not a die (large irregular region)"))
+        found = _bodies_of(c, a, sol, die, (mask, level))
+        if found is not None:
+            bodies.extend(found)
             continue
-        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
-        # One die plus its shadow or bevel glare can measure up to twice a die's area; it stays square.
-        square = min(rw, rh) > 0 and max(rw, rh) / min(rw, rh) < 1.35 and a > 0.75 * rw * rh
-        if n <= 1 or (square and a < 2.6 * area1):
-            (rx, ry), (rw, rh), ang = cv2.minAreaRect(c)
-            bodies.append(Body((rx, ry), (rw, rh), ang, False, a))
-            continue
-        if n == 2 and a < 1.7 * area1 and sol < 0.9:
-            # Two dice side by side cover two die areas; an L-shaped blob of 1.3-1.7 is one die lying
-            # partly on another.
-            (rx, ry), (rw, rh), ang = cv2.minAreaRect(c)
-            bodies.append(Body((rx, ry), (rw, rh), ang, False, a, overlap=True))
-            continue
-        bodies.extend(_split(mask, c, max(2, n), a))
+        # Dice touching a large structure (a tray's wall and its shading, a sheet's edge) merge with it: look
+        # inside it for what stands out more than the structure does. Dice found there often lean on the wall
+        # and show a side face: they are marked as cut out of a larger blob, so that the reader does not
+        # trust a Lab read of 1-3 pips on them (Byler: a leaning 1 read as its top pip plus a side's two).
+        for c2, a2, sol2 in _carve(mask, level, c, die):
+            found = _bodies_of(c2, a2, sol2, die, None)
+            if found is None:
+                m = cv2.moments(c2)
+                rejected.append(((m["m10"] / m["m00"], m["m01"] / m["m00"]), "not a die (large irregular region)"))
+            else:
+                bodies.extend(replace(b, split=True) for b in found)
     return Segmentation(tuple(bodies), die, tuple(rejected))
 
 
-def _split(mask: U8, contour: NDArray[np.int32], n: int, area: float) -> list[Body]:
+def _bodies_of(c: NDArray[np.int32], a: float, sol: float, die: float,
+               maps: tuple[U8, U8] | None) -> list[Body] | None:
+    """The die bodies of one blob, None for a region too large or irregular to be dice. `maps` (the
+    foreground mask and contrast level) for a blob of the mask, None for a part carved out of one."""
+    area1 = die * die
+    if a < 0.3 * area1:
+        return []  # speck: smaller than any die seen at this scale
+    n = round(a / area1)
+    if n > MAX_DICE_PER_BLOB or (n > 2 and sol < 0.5):
+        return None
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(c)
+    elongation = max(rw, rh) / min(rw, rh) if min(rw, rh) > 0 else 0.0
+    if maps is None and elongation >= 1.5:
+        # A carved part has no shadow or halo, so its area undercounts; its shape does not: a die seen from
+        # above, even with a side face showing, is at most 1.4 times as long as wide (Byler: 1.41 at most).
+        return _split(c, max(n, round(elongation)))
+    # One die plus its shadow or bevel glare can measure up to twice a die's area; it stays square.
+    square = 0 < elongation < 1.35 and a > 0.75 * rw * rh
+    if n <= 1 or (square and a < 2.6 * area1):
+        return [Body((rx, ry), (rw, rh), ang, False, a)]
+    if n == 2 and a < 1.7 * area1 and sol < 0.9:
+        # Two dice side by side cover two die areas; an L-shaped blob of 1.3-1.7 is one die lying
+        # partly on another.
+        return [Body((rx, ry), (rw, rh), ang, False, a, overlap=True)]
+    if maps is not None:
+        # Touching dice: where they stand apart in contrast (a shadow or a lighter gap between them), each
+        # die is its own part, centred on the die; k-means cuts fall wherever the pixels balance (Byler: 1101
+        # -> 1194 dice read, none wrong). Only when that gives no separate, usable parts does k-means cut the
+        # blob (one part alone is not trusted: a die cut out of its shadow is, but so is a cluster with its
+        # fainter dice left out, and taking it misread a 6 as a 4).
+        parts = [_bodies_of(c2, a2, sol2, die, None) for c2, a2, sol2 in _carve(*maps, c, die)]
+        if len(parts) > 1 and all(p is not None for p in parts):
+            return [b for p in parts if p is not None for b in p]
+    return _split(c, max(2, n))
+
+
+def _carve(mask: U8, level: U8, contour: NDArray[np.int32],
+           die: float) -> list[tuple[NDArray[np.int32], float, float]]:
+    """The parts of a blob that stand out from the rest of it, at least CARVE_OPEN dice wide: (contour,
+    area, solidity) in frame pixels.
+
+    The blob's own pixels split in two by contrast (Otsu): a tray wall's shading, most of its region,
+    differs from the floor by one or two foreground thresholds, the dice on it by three to eight (Byler); the
+    shadows and gaps between touching dice are weaker than the dice. Strips as strong as a die but narrower
+    (a tray's dark rim) go in the opening."""
+    x, y, bw, bh = cv2.boundingRect(contour)
+    # The blob's own pixels: not those of other blobs lying in its holes (dice on a tray's floor inside the
+    # rim's blob), which are segmented on their own.
+    _, comp = cv2.connectedComponents(mask[y:y + bh, x:x + bw])
+    px, py = contour[0, 0]
+    region = (comp == comp[py - y, px - x]).view(np.uint8) * np.uint8(255)
+    lv = level[y:y + bh, x:x + bw]
+    vals = lv[region > 0].reshape(-1, 1)
+    if vals.size == 0:
+        return []
+    thr, _ = cv2.threshold(vals, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    strong = ((lv > max(thr, CARVE_MIN_CONTRAST * LEVEL_UNIT)) & (region > 0)).view(np.uint8) * np.uint8(255)
+    strong = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_CLOSE, _ellipse(die / 5.0)), dtype=np.uint8)
+    _fill_holes(strong, 1.5 * die * die)  # pips of the die's own colour or lighter than the floor
+    cores = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_OPEN, _ellipse(CARVE_OPEN * die)), dtype=np.uint8)
+    # A core in a strong part too large to be dice is a thick spot of a strip (a tray rim's corner).
+    _, comp, stats, _ = cv2.connectedComponentsWithStats(strong)
+    huge = np.nonzero(stats[:, cv2.CC_STAT_AREA] > MAX_DICE_PER_BLOB * die * die)[0]
+    cores[np.isin(comp, huge[huge > 0])] = 0
+    off = np.array([x, y], np.int32)
+    return [(c + off, a, sol) for c, a, sol in _blobs(cores)]
+
+
+def _split(contour: NDArray[np.int32], n: int) -> list[Body]:
     """Cut a blob of `n` touching dice into `n` parts around distance-transform seeds (k-means on pixels)."""
     x, y, bw, bh = cv2.boundingRect(contour)
     sub = np.zeros((bh, bw), np.uint8)
