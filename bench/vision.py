@@ -1,6 +1,6 @@
 """Bench: our dice reader vs the blob-and-cluster peer, same photos, same process, one core.
 
-Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R]
+Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
 with one OpenCV thread; each frame is timed R times (perf_counter) and its median kept, and the medians
@@ -42,6 +42,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per frame (the median is kept)")
+    ap.add_argument("--sim-seeds", type=int, default=10,
+                    help="simulated-camera throws per kind for the product-path timing (0: skip it)")
     args = ap.parse_args()
     ours = read_dice
     if not byler.available():
@@ -92,7 +94,47 @@ def main() -> int:
     o, q = scores["ours"].overall, scores["peer"].overall
     print(f"correct dice: ours {o.correct}/{o.labelled} ({o.correct / o.labelled:.1%}), "
           f"peer {q.correct}/{q.labelled} ({q.correct / q.labelled:.1%})")
+    if args.sim_seeds:
+        product_path(args.sim_seeds, repeat)
     return 0
+
+
+def product_path(seeds: int, repeat: int) -> None:
+    """The product's own read: a 640x480 frame of the simulated camera at rest, calibrated, two dice
+    expected, for each kind of throw; both readers on the same frames, interleaved."""
+    from hardware.simcam import SimulatedCamera
+    from vision.reading import Verdict
+
+    times: dict[str, list[float]] = {"ours": [], "peer": []}
+    right = {"ours": 0, "peer": 0}
+    wrong_ok = {"ours": 0, "peer": 0}
+    n = 0
+    for kind in ("ok", "off_board", "cocked", "stacked"):
+        for seed in range(1, seeds + 1):
+            cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
+            frame = list(cam)[-1].image
+            cal = cam.calibration()
+            (truth,) = cam.throws
+            n += 1
+            for name in ("ours", "peer"):
+                ts = []
+                for _ in range(repeat):
+                    t0 = time.perf_counter()
+                    r = read_dice(frame, calibration=cal, expect=2) if name == "ours" else read_dice_peer(frame, 2)
+                    ts.append(time.perf_counter() - t0)
+                times[name].append(statistics.median(ts))
+                values_right = sorted(r.values, key=str) == sorted(truth.values, key=str)
+                ok_right = r.verdict is Verdict.OK and values_right
+                right[name] += int(ok_right if truth.verdict is Verdict.OK else r.verdict is truth.verdict)
+                wrong_ok[name] += int(r.verdict is Verdict.OK and not (truth.verdict is Verdict.OK and values_right))
+    print(f"product path (simulated camera 640x480, calibrated, 2 dice; ok / off-board / cocked / stacked x "
+          f"{seeds} seeds = {n} throws):")
+    for name in ("ours", "peer"):
+        t = times[name]
+        print(f"  {name}: verdict (and values) right {right[name]}/{n}, wrong ok {wrong_ok[name]}; time per frame "
+              f"median {1000 * statistics.median(t):.1f} ms, mean {1000 * statistics.mean(t):.1f} ms")
+    ratio = statistics.median(times["peer"]) / statistics.median(times["ours"])
+    print(f"  speed ratio peer/ours (median per frame): {ratio:.2f}x")
 
 
 if __name__ == "__main__":

@@ -210,13 +210,11 @@ def _chroma(bgr: U8, f: LightFace) -> float:
 def _merged(c: Candidates, oval: Candidates) -> Candidates:
     """Spots too long to be a lone pip, away from every round spot: on a small die two pips a pitch apart
     can blur into one another, and the one between them measures long along the line joining them."""
-    if len(oval) == 0:
+    oval = oval.take(np.nonzero(oval.elong >= MAX_ELONG)[0])
+    if len(oval) == 0 or len(c) == 0:
         return oval
-    far = np.ones(len(oval), bool)
-    if len(c):
-        d = np.hypot(oval.xy[:, None, 0] - c.xy[None, :, 0], oval.xy[:, None, 1] - c.xy[None, :, 1]).min(axis=1)
-        far = d > np.maximum(2.5, 1.2 * oval.radius)
-    return oval.take(np.nonzero(far & (oval.elong >= MAX_ELONG))[0])
+    d = np.hypot(oval.xy[:, None, 0] - c.xy[None, :, 0], oval.xy[:, None, 1] - c.xy[None, :, 1]).min(axis=1)
+    return oval.take(np.nonzero(d > np.maximum(2.5, 1.2 * oval.radius))[0])
 
 
 def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,

@@ -144,7 +144,10 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     # green planes, inverted: red, yellow and white pips on black, blue, teal or green dice stand out there
     # more than in grey (Byler: +42 dice read, none wrong; the blue plane added none, and dark-pip passes on
     # single planes misread 2-7 faces, so they are not run). A face already found in an earlier plane wins.
-    for plane in (gray, frame[..., 2], frame[..., 1]):
+    # Calibrated, once the grey pass has found the dice the throw should have at the calibrated size, they
+    # are trusted to be all there is (as for the body-first pass below): the other planes are not read.
+    planes = () if _count_met(hint, expect, light) else (gray, frame[..., 2], frame[..., 1])
+    for plane in planes:
         more = read_light_faces(np.ascontiguousarray(255 - plane), hint / SIDE_PER_G if hint else None, None,
                                 cam.down if cam else None, ones=False)
         light += [f for f in more
@@ -162,7 +165,7 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     # Calibrated, the pip-first pass's dice at the calibrated size are trusted to be all there is once
     # the count is met (uncalibrated, the body-first pass still looks: on Byler skipping it turned one
     # throw with a missed die from `unreadable` into a wrong `ok`).
-    if not (hint and expect is not None and len(light) >= expect):
+    if not _count_met(hint, expect, light):
         seg = segment(frame, hint)
         unit = unit or seg.die_size
         for body, face in _candidate_faces(frame, seg.bodies, seg.die_size, light):
@@ -177,6 +180,10 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     order = sorted(range(len(dice)), key=lambda i: (round(dice[i].center[1] / max(unit, 1.0)),
                                                    dice[i].center[0]))
     return _verdict(tuple(dice[i] for i in order), [problems[i] for i in order], expect)
+
+
+def _count_met(hint: float | None, expect: int | None, light: list[LightFace]) -> bool:
+    return bool(hint) and expect is not None and len(light) >= expect
 
 
 def _unsqueezed(f: LightFace) -> LightFace:

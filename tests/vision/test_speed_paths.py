@@ -132,3 +132,28 @@ def test_floored_median_multiple_equals_the_plain_formula() -> None:
         x = rng.exponential(rng.uniform(0.5, 8.0), n).astype(np.float32)
         for k, floor in ((6.0, 10.0), (8.0, 40.0)):
             assert _floored_median_multiple(x, k, floor) == max(floor, k * float(np.median(x)))
+
+
+def test_calibrated_count_met_by_the_grey_pass_skips_the_other_planes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calibrated, both dice found by the grey pip-first pass: the inverted planes (and the body pass) are
+    not read, and the throw is read right. Uncalibrated, all four planes are read."""
+    import vision.reader as reader
+    from hardware.simcam import SimulatedCamera
+
+    cam = SimulatedCamera(seed=1, script=["ok"], hands=False)
+    frame = list(cam)[-1].image
+    (truth,) = cam.throws
+    calls: list[int] = []
+    plain = reader.read_light_faces
+
+    def counting(*a: object, **k: object) -> object:
+        calls.append(1)
+        return plain(*a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader, "read_light_faces", counting)
+    fast = read_dice(frame, calibration=cam.calibration(), expect=2)
+    assert len(calls) == 1
+    assert fast.verdict is Verdict.OK
+    assert sorted(fast.values) == sorted(truth.values)  # type: ignore[type-var]
+    read_dice(frame, expect=2)
+    assert len(calls) == 1 + 4
