@@ -158,7 +158,7 @@ def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
     g_frame = float(np.median([f.g for f in faces])) if g_known is None and faces else g_known or 0.0
     used = {p for f in faces for p in f.pips}
     if ones:
-        faces += _ones(gray, c, resp, g_frame, used)
+        faces += _ones(gray, c, resp, g_frame, used, g_known is not None)
     if bgr is not None:
         faces = [f for f in faces if _chroma(bgr, f) <= MAX_CHROMA]
     faces = _resolve(faces)
@@ -340,6 +340,10 @@ _CLEAR = np.array([(a, b) for a in (-0.5, 0.5) for b in (-0.5, 0.5)]
                   + [(a * 0.5, b * 1.5) for a in (-1, 1) for b in (-1, 1)], np.float64)
 # A lattice over the face (grid coordinates, pitches), inside its rim.
 _LATTICE = np.array([(a, b) for a in np.linspace(-1.6, 1.6, 9) for b in np.linspace(-1.6, 1.6, 9)])
+# The lattice within 1.6 pitches of the centre, for a lone pip whose die's orientation is unknown: the square
+# lattice's corners, turned 45 degrees against the die, lie beyond its top face (half-side ~1.9 pitches) on
+# a side face, whose pips then spoiled every 1 seen at a slant (the simulated camera's, away from the centre).
+_DISC = _LATTICE[np.hypot(_LATTICE[:, 0], _LATTICE[:, 1]) <= 1.6 + 1e-9]
 # Sixteen ray directions from the face centre (relative to the grid), and where along each a square of
 # half-side 1 ends: 1 / max(|cos|, |sin|), except that dice have rounded corners and bevels, so towards a
 # corner the outline comes in well before the square's corner (measured: ~1.2 instead of 1.41).
@@ -400,8 +404,10 @@ _ONE_ANGLES = np.arange(0.0, np.pi / 2, np.pi / 12)
 
 
 def _first_body(gray: U8, centre: tuple[float, float], g: float, thetas: F64, contrast: float,
-                clear_from: float) -> int | None:
-    """The first of `thetas` for which `_body` finds a face (the same test, all orientations at once)."""
+                clear_from: float, fittest: bool = False) -> int | None:
+    """The first of `thetas` for which `_body` finds a face (the same test, all orientations at once); with
+    `fittest`, the one whose rim most rays find (the first of those tied): a lone pip's die is turned
+    that way, which the lean check (a side face where a flat die shows none) depends on."""
     t = len(thetas)
     vals = np.empty((t, len(_CLEAR)))
     for i, theta in enumerate(thetas.tolist()):
@@ -424,12 +430,17 @@ def _first_body(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
     ok = (_NEAR[None] & strong[:, None]).any(axis=3)  # (T, S, 16)
     ok &= ~(dip[:, None] & _BEFORE[None]).any(axis=3)
     share = ok.mean(axis=2)  # (T, S)
-    good = even & (share.max(axis=1) >= 0.75)
-    hits = np.nonzero(good)[0]
-    return int(hits[0]) if hits.size else None
+    best = share.max(axis=1)
+    good = even & (best >= 0.75)
+    if not good.any():
+        return None
+    if not fittest:
+        return int(np.nonzero(good)[0][0])
+    return int(np.argmax(np.where(good, best, -1.0)))
 
 
-def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, float]]) -> list[LightFace]:
+def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, float]],
+          calibrated: bool = False) -> list[LightFace]:
     """Lone spots that are a 1: nothing else dark on a light die-sized face around them.
 
     `g`: the frame's pitch; 0 when unknown (uncalibrated, no face of several pips read): then each spot's
@@ -453,19 +464,21 @@ def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, fl
         r = float(c.radius[k])
         g = float(gk[k])
         # Nothing else dark on the face: the lattice over a face of this pitch, away from the pip.
-        lat = np.array(xy) + _LATTICE * g
+        lat = np.array(xy) + _DISC * g
         away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * g)
         if float(sample(resp, lat[away]).max()) > EMPTY_SHARE * float(c.peak[k]):
             continue
         best = None
         # The die's orientation is unknown: try the grid at a few angles, keep the one whose edge fits;
         # dice in one frame may differ in size, so try pitches from the frame's upwards too.
-        for gg in (1.5 * g, 1.25 * g, g):
-            lat = np.array(xy) + _LATTICE * gg
+        # (Calibrated, the die's size is known: a bigger face fitted round a 1 misplaces its edges, and the
+        # lean check then takes board lines beyond them for a side face.)
+        for gg in (g,) if calibrated else (1.5 * g, 1.25 * g, g):
+            lat = np.array(xy) + _DISC * gg
             away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * gg)
             if float(sample(resp, lat[away]).max()) > EMPTY_SHARE * float(c.peak[k]):
                 continue
-            first = _first_body(gray, xy, gg, _ONE_ANGLES, float(c.peak[k]), r + 1.5)
+            first = _first_body(gray, xy, gg, _ONE_ANGLES, float(c.peak[k]), r + 1.5, fittest=True)
             if first is not None:
                 best = (float(_ONE_ANGLES[first]), gg)
                 break

@@ -69,3 +69,16 @@ def test_never_a_wrong_ok_over_forty_throws(kind: str) -> None:
         if reading.verdict is Verdict.OK:
             assert truth.verdict is Verdict.OK, (kind, seed, [d.value for d in reading.dice])
             assert sorted(d.value for d in reading.dice) == sorted(d.value for d in truth.dice), (kind, seed)
+
+
+@pytest.mark.slow
+def test_most_ok_throws_read_over_forty_seeds() -> None:
+    """How often a good throw costs a re-roll on the simulated table: measured 37 of 40 read right
+    (32 before lone pips were judged on a disc at the calibrated pitch, vision.darkpips._ones)."""
+    right = 0
+    for seed in range(1, 41):
+        cam, frame = _rest_frame("ok", seed)
+        (truth,) = cam.throws
+        reading = read_dice(frame.image, calibration=cam.calibration(), expect=2)  # type: ignore[attr-defined]
+        right += reading.verdict is Verdict.OK and sorted(reading.values) == sorted(truth.values)  # type: ignore[type-var]
+    assert right >= 35

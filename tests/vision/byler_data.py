@@ -62,6 +62,7 @@ ERRATA: tuple[tuple[str, int, float, float, int], ...] = (
     ("IMG_20191209_095555.jpg", 5, 161.0, 264.0, 6),  # purple die, two rows of three white pips
     ("IMG_20191209_095954.jpg", 2, 240.0, 338.0, 3),  # teal marbled die, three yellow pips on a diagonal
     ("IMG_20191209_100002.jpg", 2, 136.0, 361.0, 3),  # the same teal die, three yellow pips on a diagonal
+    ("IMG_20191209_095439.jpg", 5, 332.0, 386.5, 4),  # dark die, four white pips in a square, no centre pip
 )
 
 

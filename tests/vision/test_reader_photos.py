@@ -39,21 +39,22 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 99.62% (1047/1051); with the 3 values read off unlabelled spots 99.34%
+    # measured 99.67% (1193/1197); with the 4 values read where no die is labelled 99.33% (one of them is a
+    # real, unlabelled die read right: a green 6 in IMG_20191209_095533.jpg at (339, 362))
     assert score.overall.accuracy >= 0.993
     assert score.accuracy_with_false >= 0.99
-    assert score.false_dice <= 4
+    assert score.false_dice <= 5
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 58.55% overall
-    assert score.overall.coverage >= 0.575
+    # measured 66.69% overall
+    assert score.overall.coverage >= 0.655
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured: white 91.9% coverage / 99.5% accuracy (181/182), dark 45.3% / 99.0% (309/312), coloured
-    # 61.3% / 100% (557/557)
-    floors = {"white": (0.905, 0.985), "dark": (0.44, 0.98), "coloured": (0.60, 0.99)}
+    # measured: white 92.9% coverage / 99.5% accuracy (183/184), dark 53.7% / 99.2% (367/370), coloured
+    # 70.8% / 100% (643/643)
+    floors = {"white": (0.92, 0.985), "dark": (0.525, 0.98), "coloured": (0.70, 0.99)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
         assert t.coverage >= cov, (colour, t.coverage)
@@ -61,9 +62,8 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 36.2 / 56.9 / 62.0 / 71.9 / 72.8 / 50.9 %; accuracy 99.1 / 99.4 / 100 / 99.5 /
-    # 100 / 99.3 %
-    floors = {1: 0.35, 2: 0.55, 3: 0.60, 4: 0.70, 5: 0.71, 6: 0.49}
+    # measured coverage 1..6: 44.5 / 63.4 / 72.4 / 77.1 / 77.9 / 64.5 %
+    floors = {1: 0.435, 2: 0.62, 3: 0.71, 4: 0.76, 5: 0.765, 6: 0.63}
     for value in range(1, 7):
         t = score.by_value[value]
         assert t.coverage >= floors[value], (value, t.coverage)
@@ -71,6 +71,6 @@ def test_by_value(score: byler.Score) -> None:
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured: 43 of 250 photos `ok` with every die right; none `ok` with a die wrong or missed
-    assert score.images_ok_correct >= 40
+    # measured: 52 of 250 photos `ok` with every die right; none `ok` with a die wrong or missed
+    assert score.images_ok_correct >= 50
     assert score.images_ok_wrong <= 1

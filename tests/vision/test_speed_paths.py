@@ -140,7 +140,7 @@ def test_calibrated_count_met_by_the_grey_pass_skips_the_other_planes(monkeypatc
     import vision.reader as reader
     from hardware.simcam import SimulatedCamera
 
-    cam = SimulatedCamera(seed=1, script=["ok"], hands=False)
+    cam = SimulatedCamera(seed=2, script=["ok"], hands=False)
     frame = list(cam)[-1].image
     (truth,) = cam.throws
     calls: list[int] = []
