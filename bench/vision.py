@@ -8,13 +8,15 @@ and means over frames are printed with per-die accuracy/coverage for each, plus 
 timing runs on 640x480 crops of the same photos (the product's frame size), uncalibrated with any number
 of dice expected: the reader's slowest case (the body-first pass always runs).
 
-Measured (2026-11-23, 2-core machine, R=1, other work running so times are upper bounds): ours 99.61% of
-1,024 accepted dice right (99.32% against the labels as published; byler_data.ERRATA lists the 3 corrected),
-coverage 57.05%; the peer 37.7% of 525. Time: ours 146 ms per 640x640 frame and 108 ms per 640x480 crop,
-the peer 4.2 and 3.1 ms in the same run: peer/ours 0.03x. The body-first colour reader (vision/colourpips.py:
-eight morphological maps per die, pair proposals) and two more pip-first planes cost that time: the previous
-round measured 35.4 / 22.9 ms (R=3, idle machine) at 47.9% coverage and 99.19% accuracy. The issue's speed
-targets (2x faster than the peer, < 15 ms) are not met.
+Measured (2026-11-23, 2-core machine otherwise idle, R=3): ours 99.67% of 1,197 accepted dice right (99.42%
+against the labels as published; byler_data.ERRATA lists the 4 corrected), coverage 66.69% (white 92.9%,
+coloured 70.8%, dark 53.7%); the peer 37.7% of 525. Time: ours 79.6 ms per 640x640 frame and 61.5 ms per
+640x480 crop, the peer 2.7 and 2.1 ms in the same run: peer/ours 0.03x. The body-first colour reader
+(vision/colourpips.py: eight morphological maps per die) is the cost. The product path (simulated camera,
+calibrated, two dice, 40 seeds x 4 kinds): ours 156/160 verdicts right, no wrong ok, median 8.5 ms per
+frame (mean 45.5 ms: frames where the grey pip-first pass does not find both dice read the other planes and
+the bodies); the peer 62/160 right with 19 wrong oks, 5.5 ms: peer/ours 0.65x. Targets: < 15 ms per frame
+met on the product path's median only; 2x faster than the peer not met.
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe: dark
 round blobs by SimpleBlobDetector, grouped by DBSCAN, pips counted per cluster; it has no notion of
 confidence, so all its values count as accepted. Scoring is tests/vision/byler_data.py's, shared with
