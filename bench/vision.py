@@ -8,9 +8,9 @@ and means over frames are printed with per-die accuracy/coverage for each, plus 
 timing runs on 640x480 crops of the same photos (the product's frame size), uncalibrated with any number
 of dice expected: the reader's slowest case (the body-first pass always runs).
 
-Measured (2026-11-23, 2-core machine otherwise idle, R=3): ours 99.67% of 1,197 accepted dice right (99.42%
-against the labels as published; byler_data.ERRATA lists the 4 corrected), coverage 66.69% (white 92.9%,
-coloured 70.8%, dark 53.7%); the peer 37.7% of 525. Time: ours 79.6 ms per 640x640 frame and 61.5 ms per
+Measured (2026-11-23, 2-core machine otherwise idle, R=3): ours 99.66% of 1,194 accepted dice right (99.41%
+against the labels as published; byler_data.ERRATA lists the 4 corrected), coverage 66.52% (white 92.9%,
+coloured 70.6%, dark 53.6%); the peer 37.7% of 525. Time: ours 79.6 ms per 640x640 frame and 61.5 ms per
 640x480 crop, the peer 2.7 and 2.1 ms in the same run: peer/ours 0.03x. The body-first colour reader
 (vision/colourpips.py: eight morphological maps per die) is the cost. The product path (simulated camera,
 calibrated, two dice, 40 seeds x 4 kinds): ours 156/160 verdicts right, no wrong ok, median 8.5 ms per
