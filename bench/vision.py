@@ -10,11 +10,11 @@ of dice expected: the reader's slowest case (the body-first pass always runs).
 
 Measured (2026-11-23, 2-core machine otherwise idle, R=3): ours 99.66% of 1,194 accepted dice right (99.41%
 against the labels as published; byler_data.ERRATA lists the 4 corrected), coverage 66.52% (white 92.9%,
-coloured 70.6%, dark 53.6%); the peer 37.7% of 525. Time: ours 79.6 ms per 640x640 frame and 61.5 ms per
-640x480 crop, the peer 2.7 and 2.1 ms in the same run: peer/ours 0.03x. The body-first colour reader
+coloured 70.6%, dark 53.6%); the peer 37.7% of 525. Time: ours 72.4 ms per 640x640 frame and 54.0 ms per
+640x480 crop, the peer 2.4 and 1.9 ms in the same run: peer/ours 0.03-0.04x. The body-first colour reader
 (vision/colourpips.py: eight morphological maps per die) is the cost. The product path (simulated camera,
 calibrated, two dice, 40 seeds x 4 kinds): ours 156/160 verdicts right, no wrong ok, median 8.5 ms per
-frame (mean 45.5 ms: frames where the grey pip-first pass does not find both dice read the other planes and
+frame (mean 42.3 ms: frames where the grey pip-first pass does not find both dice read the other planes and
 the bodies); the peer 62/160 right with 19 wrong oks, 5.5 ms: peer/ours 0.65x. Targets: < 15 ms per frame
 met on the product path's median only; 2x faster than the peer not met.
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe: dark
