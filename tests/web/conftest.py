@@ -74,5 +74,19 @@ class LiveServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.server.close()
+        from waitress.channel import HTTPChannel
+
+        from web.api import SSE_PING_S
+
+        srv = self.server
+        # Event streams still running in waitress's worker threads must end before server.close() frees the
+        # trigger's file descriptor: a task finishing later wrote b"x" there, into whatever had reused the
+        # number -- a later test's PostgreSQL connection ("invalid frontend message type 120", the hall
+        # test's "server closed the connection unexpectedly"). Marked disconnected, a stream stops at its
+        # next write (an event or the ping, within SSE_PING_S) without touching the trigger.
+        for ch in list(srv._map.values()):  # type: ignore[attr-defined]
+            if isinstance(ch, HTTPChannel):
+                ch.connected = False
+        srv.task_dispatcher.shutdown(cancel_pending=True, timeout=SSE_PING_S + 5.0)  # type: ignore[attr-defined]
+        srv.close()
         self.thread.join(timeout=5)
