@@ -48,7 +48,7 @@ MAX_ELONG = 2.2  # a pip's longest over shortest diameter (side-face pips seen o
 MAX_PROPOSING = 14  # spots beyond which pair proposals are not tried (a textured body, not pips)
 LINE_ELONG = 1.6  # the most elongated pip a 2 or 3 may have
 STRONG = 0.5  # a read counts if its weakest pip is this share of the strongest read's weakest
-MAX_SKEW_6 = 1.6  # a 6 whose rows or columns sit closer by design (cocked 6s: vision.reader._unsqueezed)
+MAX_SKEW_6 = 1.6  # a 6 whose rows or columns sit closer by design (cocked 6s: vision.darkpips._check)
 MAX_SKEW = 1.4  # the pip grid's singular-value ratio beyond which the face is seen at a slant
 
 

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.layout import LAYOUTS, Fit, fit_layout, skew_of
+from vision.layout import LAYOUTS, Fit, fit_layout, six_squeeze, skew_of
 from vision.pips import Candidates, detect, odd, sample
 
 U8 = NDArray[np.uint8]
@@ -314,7 +314,11 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
     pips = tuple((float(x), float(y)) for x, y in pts)
     margin = 1.0 - worst / max(weakest, 1.0)
     conf = float(np.clip(0.5 * (1.0 - fit.resid / RESID) + 0.5 * margin, 0.0, 1.0))
-    if skew_of(fit, pts) > (MAX_SKEW_6 if fit.value == 6 else MAX_SKEW):
+    # A 6 may have a skewed grid (MAX_SKEW_6) when its rows of three are squeezed by design; squeezed the
+    # other way (its two rows closer together) it is a die tilted across them: cocked (the simulated
+    # camera's cocked 6 was read as a flat 6 without this).
+    six_ok = fit.value == 6 and six_squeeze(fit, pts) > 1.0
+    if skew_of(fit, pts) > (MAX_SKEW_6 if six_ok else MAX_SKEW):
         return LightFace(None, fit.centre, g, fit.theta, 0.0, "cocked: the top face is seen at a slant", pips)
     return LightFace(fit.value, fit.centre, g, fit.theta, max(conf, 0.5), "", pips)
 
@@ -474,10 +478,11 @@ def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, fl
         # (Calibrated, the die's size is known: a bigger face fitted round a 1 misplaces its edges, and the
         # lean check then takes board lines beyond them for a side face.)
         for gg in (g,) if calibrated else (1.5 * g, 1.25 * g, g):
-            lat = np.array(xy) + _DISC * gg
-            away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * gg)
-            if float(sample(resp, lat[away]).max()) > EMPTY_SHARE * float(c.peak[k]):
-                continue
+            if gg != g:  # (at the frame's pitch the face was checked just above)
+                lat = np.array(xy) + _DISC * gg
+                away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * gg)
+                if float(sample(resp, lat[away]).max()) > EMPTY_SHARE * float(c.peak[k]):
+                    continue
             first = _first_body(gray, xy, gg, _ONE_ANGLES, float(c.peak[k]), r + 1.5, fittest=True)
             if first is not None:
                 best = (float(_ONE_ANGLES[first]), gg)

@@ -7,8 +7,6 @@ rests inside the play polygon; otherwise `reroll` (a die off the board) or `unre
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -17,10 +15,8 @@ from calibration.model import Calibration
 from vision.bodies import Body, segment
 from vision.camera import BoardCamera
 from vision.colourpips import read_colour_face
-from vision.darkpips import MAX_SKEW as DARK_MAX_SKEW
 from vision.darkpips import SIDE_PER_G, LightFace, read_light_faces
 from vision.faces import Face, motion_smear, outline, read_face
-from vision.layout import fit_layout, six_squeeze, skew_of
 from vision.reading import DiceReading, Die, Verdict
 
 U8 = NDArray[np.uint8]
@@ -158,7 +154,6 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         light += [f for f in more
                   if all(np.hypot(f.centre[0] - o.centre[0], f.centre[1] - o.centre[1]) >= 0.8 * max(f.side, o.side)
                          for o in light)]
-    light = [_unsqueezed(f) for f in light]
     dice: list[Die] = []
     problems: list[str] = []
     for f in light:
@@ -189,19 +184,6 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
 
 def _count_met(hint: float | None, expect: int | None, light: list[LightFace]) -> bool:
     return bool(hint) and expect is not None and len(light) >= expect
-
-
-def _unsqueezed(f: LightFace) -> LightFace:
-    """A 6 is allowed a skewed grid (darkpips.MAX_SKEW_6) for the dice whose rows of three are squeezed by
-    design; squeezed the other way (its two rows closer together) it is a die tilted across them: cocked.
-    (The simulated camera's cocked 6 was read as a flat 6 without this.)"""
-    if f.value != 6:
-        return f
-    pts = np.array(f.pips, np.float64)
-    fit = fit_layout(pts, with_skew=False)
-    if fit.value == 6 and six_squeeze(fit, pts) <= 1.0 and skew_of(fit, pts) > DARK_MAX_SKEW:
-        return replace(f, value=None, confidence=0.0, reason="cocked: the top face is seen at a slant")
-    return f
 
 
 def _on_board(poly: NDArray[np.float32] | None, xy: tuple[float, float]) -> bool:

@@ -61,7 +61,7 @@ def test_watcher_with_the_real_reader_one_event_per_throw() -> None:
 def test_never_a_wrong_ok_over_forty_throws(kind: str) -> None:
     """The safety property over many renders: `ok` only with the true values of a throw that counts.
     (Seed 40's cocked 6 was once read as a flat 6, when 6s were allowed a skewed grid either way:
-    vision.reader._unsqueezed. Stacked seed 93's lower die showed a side face that, once carved out of the
+    vision.darkpips._check. Stacked seed 93's lower die showed a side face that, once carved out of the
     pair's blob, was read as a 3: stacked throws run to seed 100.)"""
     for seed in range(1, 101 if kind == "stacked" else 41):
         cam, frame = _rest_frame(kind, seed)
