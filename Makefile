@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest setup system-deps clean bench rules-coverage
+.PHONY: run test lint typecheck pytest setup system-deps clean bench rules-coverage model
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,17 @@ rules-coverage: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/vision.py
+
+# The dice net's models (vision/models/): PyTorch in its own venv, CPU only; not needed to run or test.
+TRAIN_VENV := .venv-train
+$(TRAIN_VENV)/.installed:
+	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/python -m pip install -q --upgrade pip
+	$(TRAIN_VENV)/bin/python -m pip install -q torch==2.13.0 onnx onnxscript -e .
+	touch $@
+
+model: $(TRAIN_VENV)/.installed
+	$(TRAIN_VENV)/bin/python -m training.train
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

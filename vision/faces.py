@@ -12,6 +12,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.layout import off_grid_reason
+
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
 
@@ -121,7 +123,7 @@ def _fit_layout(pts: F64) -> _Fit:
             if resid < MAX_RESID:
                 best = _Fit(n, resid, g, theta, cxy, "")
             elif best.value is None:
-                best = _Fit(None, resid, g, theta, cxy, "pips off the d6 grid")
+                best = _Fit(None, resid, g, theta, cxy, off_grid_reason(rel, cells, n))
             if resid < 0.1:
                 break
         # Procrustes: the rotation taking the assigned grid cells onto the observed pips.

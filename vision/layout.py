@@ -146,7 +146,7 @@ def fit_layout(pts: F64, with_skew: bool = True) -> Fit:
                 if resid < 0.08:
                     break
             elif best.value is None:
-                best = Fit(None, resid, g, theta, cxy, "pips off the d6 grid")
+                best = Fit(None, resid, g, theta, cxy, off_grid_reason(rel, cells, n))
         # Procrustes: the rotation and pitch taking the assigned cells onto the observed pips.
         tgt = cells.astype(np.float64)
         num = float(np.sum(tgt[:, 0] * rot[:, 1] - tgt[:, 1] * rot[:, 0]))
@@ -159,6 +159,30 @@ def fit_layout(pts: F64, with_skew: bool = True) -> Fit:
         # The skew of the accepted fit only (not of every iteration's): most fits are refused later anyway.
         best = replace(best, skew=_skew(rel, best_cells))
     return best
+
+
+# A face whose pips sit off a square grid but on a squashed one this much (singular-value ratio), within
+# MAX_RESID of it, is a face seen at a slant: a leaning die. A 6's rows are squeezed by design (darkpips
+# allows MAX_SKEW_6 = 1.6 there), so a 6 must be squashed more.
+SLANT = 1.25
+SLANT_6 = 1.6
+SLANT_REASON = "cocked: the top face is seen at a slant (its pips lie on a squashed grid)"
+
+
+def off_grid_reason(rel: F64, cells: NDArray[np.int64], n: int) -> str:
+    """Why pips assigned to a legal layout's cells (`rel`: pixels about their centroid) are off its square
+    grid: a slanted face (SLANT_REASON: a physical reason, which nothing overrules) when an affine grid
+    fits them within MAX_RESID and is squashed beyond SLANT, else plain "pips off the d6 grid"."""
+    c = cells.astype(np.float64)
+    ctc = c.T @ c
+    if abs(float(np.linalg.det(ctc))) < 0.5:
+        return "pips off the d6 grid"  # collinear cells (a 2 or 3): a slant cannot be measured
+    m = np.linalg.solve(ctc, c.T @ rel)
+    pitch = float(np.sqrt(abs(np.linalg.det(m))))
+    resid = float(np.max(np.hypot(*(c @ m - rel).T))) / max(pitch, 1e-9)
+    if resid < MAX_RESID and _skew(rel, cells) > (SLANT_6 if n == 6 else SLANT):
+        return SLANT_REASON
+    return "pips off the d6 grid"
 
 
 def _skew(rel: F64, cells: NDArray[np.int64]) -> float:

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.dicenet import DiceNet, fold_of
 from vision.reading import DiceReading, Verdict
 
 BYLER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "dice-byler" / "data"
@@ -33,6 +34,7 @@ class LabelledDie:
 
 @dataclass(frozen=True)
 class Photo:
+    index: int  # position among the photos sorted by name (vision.dicenet.fold_of takes it)
     name: str
     image: NDArray[np.uint8]
     dice: tuple[LabelledDie, ...]
@@ -40,6 +42,21 @@ class Photo:
 
 def available() -> bool:
     return (BYLER / "JPEGImages").is_dir() and (BYLER / "Annotations").is_dir()
+
+
+def count() -> int:
+    return len(list((BYLER / "JPEGImages").glob("*.jpg")))
+
+
+def held_out(read: Callable[..., DiceReading]) -> Callable[[Photo], DiceReading]:
+    """`read(image, expect=..., net=...)` for each photo with the one dice-net fold model that never saw it
+    (vision/dicenet.py): the figures scored with it are held-out figures."""
+    n = count()
+
+    def run(p: Photo) -> DiceReading:
+        return read(p.image, expect=len(p.dice), net=DiceNet.fold(fold_of(p.index, n)))
+
+    return run
 
 
 def colour_class(image: NDArray[np.uint8], box: tuple[float, float, float, float]) -> str:
@@ -75,7 +92,7 @@ def _corrected(name: str, value: int, box: tuple[float, float, float, float]) ->
 
 
 def photos(corrected: bool = True) -> Iterator[Photo]:
-    for jpg in sorted((BYLER / "JPEGImages").glob("*.jpg")):
+    for index, jpg in enumerate(sorted((BYLER / "JPEGImages").glob("*.jpg"))):
         img = cv2.imread(str(jpg), cv2.IMREAD_COLOR)
         if img is None:
             continue
@@ -89,7 +106,7 @@ def photos(corrected: bool = True) -> Iterator[Photo]:
             box = ((xc - bw / 2) * w, (yc - bh / 2) * h, (xc + bw / 2) * w, (yc + bh / 2) * h)
             value = _corrected(jpg.name, cls + 1, box) if corrected else cls + 1
             dice.append(LabelledDie(value, box, colour_class(img, box)))
-        yield Photo(jpg.name, img, tuple(dice))
+        yield Photo(index, jpg.name, img, tuple(dice))
 
 
 @dataclass

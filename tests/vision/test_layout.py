@@ -1,4 +1,4 @@
-"""vision/layout.py (used by the experimental pip-first reader): legal d6 layouts at any pitch and angle."""
+"""vision/layout.py: legal d6 layouts at any pitch and angle, and faces seen at a slant."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.vision.render import PIPS
-from vision.layout import fit_layout
+from vision.layout import SLANT_REASON, fit_layout
 
 
 def _pips(value: int, g: float, angle: float, squash: float = 1.0) -> np.ndarray:
@@ -35,3 +35,23 @@ def test_foreshortened_face_shows_its_skew() -> None:
 def test_not_a_face() -> None:
     assert fit_layout(np.array([[0.0, 0.0], [7.0, 0.0], [30.0, 1.0]])).value is None  # no common grid
     assert fit_layout(np.zeros((7, 2)) + np.arange(7)[:, None]).value is None  # seven spots
+
+
+@pytest.mark.parametrize("value", [4, 5])
+def test_face_squashed_off_the_grid_is_called_slanted(value: int) -> None:
+    # Squashed to half across: off the square grid, but exactly on an affine one: a leaning die's face.
+    fit = fit_layout(_pips(value, 7.0, 20.0, squash=0.5))
+    assert fit.value is None and fit.reason == SLANT_REASON
+
+
+def test_six_squashed_beyond_its_design_is_called_slanted() -> None:
+    # Halved across its rows (beyond the 1.6 a 6's own design may give): slanted.
+    assert fit_layout(_pips(6, 7.0, 20.0, squash=0.5)).reason == SLANT_REASON
+
+
+def test_pips_merely_off_the_grid_are_not_called_slanted() -> None:
+    # A 5 with one pip pushed off its cell: no affine grid fits it either.
+    pts = _pips(5, 7.0, 0.0)
+    pts[0] += (2.8, 2.6)
+    fit = fit_layout(pts)
+    assert fit.value is None and fit.reason == "pips off the d6 grid"

@@ -5,15 +5,15 @@ with a value and confidence >= MIN_CONFIDENCE has its centre inside the label's 
 one). Accuracy is correct / accepted; values read where no die is labelled are counted apart and bound
 too. Coverage is accepted / labelled. Colour classes come from the pixels, as described in byler_data.py.
 
-Labels are scored with the three corrections in byler_data.ERRATA (dice whose label disagrees with a top
-face that is unambiguous by eye); bench/vision.py also prints the figures against the labels as published.
+Labels are scored with the corrections in byler_data.ERRATA (dice whose label disagrees with a top face that
+is unambiguous by eye); bench/vision.py also prints the figures against the labels as published.
 
-The floors are what this reader measured (see bench/vision.py for the full print-out) minus a small margin.
-Coverage is still far below the issue's targets (90% overall, 98% for white dice); accuracy among accepted
-dice (99.62%) is now over its 99.5%. White dice (read pip-first, vision/darkpips.py) are at 92% coverage /
-99.5% accuracy; dark and coloured dice (light pips read pip-first on the inverted image, the rest from their
-bodies by vision/colourpips.py, then vision/faces.py) at 45.3% and 61.3%. These tests keep the reader from
-sliding back while it gets there.
+Every photo is read with the dice-net fold model that never saw it (byler_data.held_out; vision/dicenet.py),
+so these are held-out figures; the product reads with the model trained on all the photos.
+
+The floors are what this reader measured (2026-11-24; bench/vision.py prints the same figures) minus a small
+margin. Accuracy among accepted dice (99.68%) is over the issue's 99.5%; coverage (87.35% overall, white
+95.96%) is still under its 90% / 98%. These tests keep the reader from sliding back while it gets there.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.photos, pytest.mark.skipif(not byler.available(), reas
 
 @pytest.fixture(scope="module")
 def score() -> byler.Score:
-    s = byler.evaluate(lambda p: read_dice(p.image, expect=len(p.dice)), MIN_CONFIDENCE)
+    s = byler.evaluate(byler.held_out(read_dice), MIN_CONFIDENCE)
     print("\n" + byler.report(s, "reader on Byler photos"))
     return s
 
@@ -39,22 +39,23 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 99.66% (1190/1194); with the 4 values read where no die is labelled 99.33% (one of them is a
-    # real, unlabelled die read right: a green 6 in IMG_20191209_095533.jpg at (339, 362))
-    assert score.overall.accuracy >= 0.993
+    # measured 99.68% (1563/1568); with the 6 values read where no die is labelled 99.30% (two of them are
+    # real, unlabelled dice read right: a green 6 in IMG_20191209_095533.jpg at (339, 362), a black 3 in
+    # IMG_20191208_112353.jpg at (313, 379))
+    assert score.overall.accuracy >= 0.995
     assert score.accuracy_with_false >= 0.99
-    assert score.false_dice <= 5
+    assert score.false_dice <= 8
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 66.52% overall
-    assert score.overall.coverage >= 0.655
+    # measured 87.35% overall
+    assert score.overall.coverage >= 0.865
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured: white 92.9% coverage / 99.5% accuracy (183/184), dark 53.6% / 99.2% (366/369), coloured
-    # 70.6% / 100% (641/641)
-    floors = {"white": (0.92, 0.985), "dark": (0.525, 0.98), "coloured": (0.70, 0.99)}
+    # measured: white 95.96% coverage / 99.47% accuracy (189/190), dark 80.99% / 99.28% (554/558), coloured
+    # 90.31% / 100% (820/820)
+    floors = {"white": (0.95, 0.985), "dark": (0.80, 0.985), "coloured": (0.895, 0.995)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
         assert t.coverage >= cov, (colour, t.coverage)
@@ -62,8 +63,8 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 44.5 / 63.1 / 71.8 / 77.1 / 77.9 / 64.5 %
-    floors = {1: 0.435, 2: 0.62, 3: 0.71, 4: 0.76, 5: 0.765, 6: 0.63}
+    # measured coverage 1..6: 88.70 / 87.25 / 84.42 / 87.71 / 89.29 / 86.74 %
+    floors = {1: 0.875, 2: 0.86, 3: 0.83, 4: 0.865, 5: 0.88, 6: 0.855}
     for value in range(1, 7):
         t = score.by_value[value]
         assert t.coverage >= floors[value], (value, t.coverage)
@@ -71,6 +72,7 @@ def test_by_value(score: byler.Score) -> None:
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured: 52 of 250 photos `ok` with every die right; none `ok` with a die wrong or missed
-    assert score.images_ok_correct >= 50
+    # measured: 123 of 250 photos `ok` with every die right; one `ok` with a die missed: IMG_20191209_095533.jpg
+    # has 14 dice but 13 labelled, and the reader read 13 of the 14 (every value right)
+    assert score.images_ok_correct >= 120
     assert score.images_ok_wrong <= 1

@@ -1,0 +1,230 @@
+"""The dice net (vision/dicenet.py): its crops, its shipped models, and how the reader uses it.
+
+The net's accuracy on real photos is measured held out in test_reader_photos.py; here, what can be shown on
+scenes the tests render themselves (a renderer the net never trained on) and with a stand-in net whose
+answers the test fixes, to prove each rule of vision.reader._consult_net.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.render import DieSpec, render
+from vision import Verdict, read_dice
+from vision.dicenet import (
+    COCKED,
+    FOLDS,
+    INPUT,
+    MODEL_DIR,
+    N_CLASSES,
+    WINDOW,
+    DiceNet,
+    NetRead,
+    crops,
+    fold_of,
+    metadata,
+    to_input,
+)
+from vision.reader import NET_ACCEPT, NET_COCKED, NET_NO_DIE, NET_VETO
+
+
+def test_crop_is_centred_and_scaled_by_die_size() -> None:
+    frame = np.full((200, 300, 3), 255, np.uint8)
+    frame[95:106, 145:156] = 0  # an 11 px black square centred at (150, 100)
+    (c,) = crops(frame, [(150.0, 100.0)], die=10.0)
+    assert c.shape == (INPUT, INPUT, 3)
+    dark = np.argwhere(c[..., 0] < 128)
+    # 11 frame px at INPUT / (WINDOW * 10) crop px each
+    side = 11 * INPUT / (WINDOW * 10)
+    assert abs(dark[:, 0].mean() - (INPUT - 1) / 2) < 1.0 and abs(dark[:, 1].mean() - (INPUT - 1) / 2) < 1.0
+    assert abs((dark[:, 0].max() - dark[:, 0].min() + 1) - side) <= 2
+
+
+def test_crop_at_the_frame_edge_replicates_the_border() -> None:
+    frame = np.zeros((50, 50, 3), np.uint8)
+    frame[:, :5] = 200
+    (c,) = crops(frame, [(0.0, 25.0)], die=20.0)
+    assert (c[:, : INPUT // 2 - 2] == 200).all()
+
+
+def test_input_is_normalised_per_crop() -> None:
+    a = np.random.default_rng(1).integers(0, 256, (2, INPUT, INPUT, 3)).astype(np.uint8)
+    x = to_input(a)
+    assert x.shape == (2, 3, INPUT, INPUT) and x.dtype == np.float32
+    # the same crop brighter by 40 gives the same input: exposure does not matter
+    assert np.allclose(to_input(np.clip(a.astype(np.int32) // 2 + 40, 0, 255).astype(np.uint8)),
+                       to_input((a // 2).astype(np.uint8)), atol=1e-4)
+
+
+def test_folds_are_contiguous_runs_of_photos() -> None:
+    folds = [fold_of(i, 250) for i in range(250)]
+    assert folds == sorted(folds)
+    assert [folds.count(k) for k in range(FOLDS)] == [50] * FOLDS
+
+
+def test_shipped_models_match_their_record() -> None:
+    meta = metadata()
+    assert meta["classes"] == ["none", 1, 2, 3, 4, 5, 6, "cocked"]
+    models = meta["models"]
+    assert isinstance(models, dict)
+    assert set(models) == {"all", *map(str, range(FOLDS))}
+    for record in models.values():
+        path = MODEL_DIR / record["file"]
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == record["sha256"], path
+
+
+def test_probabilities_are_a_distribution() -> None:
+    frame = render([DieSpec(5, (320, 240), angle=20)], seed=2)
+    batch = crops(frame, [(320.0, 240.0), (100.0, 100.0)], die=40.0)
+    for net in (DiceNet.shipped(), *(DiceNet.fold(k) for k in range(FOLDS))):
+        p = net.probabilities(batch)
+        assert p.shape == (2, N_CLASSES)
+        assert np.allclose(p.sum(axis=1), 1.0, atol=1e-4)
+    assert DiceNet.shipped().probabilities(batch[:0]).shape == (0, N_CLASSES)
+    assert DiceNet.shipped().read(frame, [], 40.0) == ()
+
+
+def test_read_names_the_most_probable_value_or_none() -> None:
+    probs = [0.0] * N_CLASSES
+    probs[3], probs[COCKED] = 0.7, 0.3
+    assert NetRead.of(tuple(probs)) == NetRead(3, 0.7, 0.3, tuple(probs))
+    probs[3], probs[COCKED] = 0.3, 0.7
+    assert NetRead.of(tuple(probs)) == NetRead(None, 0.7, 0.7, tuple(probs))
+
+
+def test_missing_model_file_is_a_clear_error(tmp_path: object) -> None:
+    from pathlib import Path
+
+    with pytest.raises(FileNotFoundError, match="dice net model missing"):
+        DiceNet(Path(str(tmp_path)) / "nope.onnx")
+    with pytest.raises(ValueError, match="fold 7 out of range"):
+        DiceNet.fold(7)
+
+
+# Dice of colours the pip-first pass does not handle (light pips on coloured or dark bodies), drawn by the
+# tests' own renderer, which the net never trained on.
+COLOURED = [((40, 150, 30), (235, 235, 235)), ((150, 40, 120), (240, 240, 240)), ((30, 30, 30), (230, 230, 230)),
+            ((40, 40, 200), (250, 250, 250)), ((190, 120, 20), (20, 220, 240))]
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_shipped_net_reads_rendered_faces(value: int) -> None:
+    """Every value on white dice and on five body/pip colours, at three angles: the ensemble's most likely
+    class is the value."""
+    frames, centres = [], []
+    for j, (body, pip) in enumerate([((235, 238, 240), (25, 25, 25)), *COLOURED]):
+        for angle in (0.0, 17.0, 40.0):
+            frames.append(render([DieSpec(value, (320, 240), size=40, angle=angle + j, body=body, pip=pip)],
+                                 seed=value * 31 + j))
+            centres.append((320.0, 240.0))
+    reads = [DiceNet.shipped().read(f, [c], 40.0)[0] for f, c in zip(frames, centres, strict=True)]
+    assert [r.value for r in reads] == [value] * len(reads)
+
+
+def test_net_says_no_die_on_empty_board_and_between_dice() -> None:
+    frame = render([DieSpec(4, (200, 240)), DieSpec(2, (260, 240), angle=10)], seed=5)
+    reads = DiceNet.shipped().read(frame, [(500.0, 100.0), (230.0, 240.0)], 40.0)
+    assert all(r.value is None for r in reads), reads
+
+
+class FixedNet(DiceNet):
+    """A stand-in net whose answers the test fixes: (class, probability) near given points (class 0 no die,
+    1..6 a value, COCKED), and "no die" at 0.5 elsewhere; the rest of the probability is spread evenly."""
+
+    def __init__(self, answers: dict[tuple[float, float], tuple[int, float]]) -> None:
+        self.answers = answers
+
+    def read(self, frame: np.ndarray, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]:
+        out = []
+        for c in centres:
+            k, p = next((a for xy, a in self.answers.items() if np.hypot(c[0] - xy[0], c[1] - xy[1]) < die),
+                        (0, 0.5))
+            probs = [(1.0 - p) / (N_CLASSES - 1)] * N_CLASSES
+            probs[k] = p
+            out.append(NetRead.of(tuple(probs)))
+        return tuple(out)
+
+
+def _two_white(a: int = 3, b: int = 5) -> np.ndarray:
+    return render([DieSpec(a, (200, 200), angle=10), DieSpec(b, (430, 290), angle=35)], seed=a + 10 * b)
+
+
+def test_pip_read_the_net_confidently_contradicts_is_refused() -> None:
+    r = read_dice(_two_white(), net=FixedNet({(200, 200): (6, NET_VETO), (430, 290): (5, 0.99)}))
+    assert r.verdict is Verdict.UNREADABLE
+    assert "the pips read 3, the net 6" in r.reason
+
+
+def test_net_below_veto_or_agreeing_leaves_the_pip_read() -> None:
+    assert read_dice(_two_white(), net=FixedNet({(200, 200): (6, NET_VETO - 0.05)})).values == (3, 5)
+    # "no die's top face here" below NET_NO_DIE leaves the pip read
+    assert read_dice(_two_white(), net=FixedNet({(200, 200): (0, NET_NO_DIE - 0.05)})).values == (3, 5)
+
+
+def test_pip_read_where_the_net_sees_no_die_is_refused() -> None:
+    r = read_dice(_two_white(), net=FixedNet({(430, 290): (0, NET_NO_DIE)}))
+    assert r.verdict is Verdict.UNREADABLE
+    assert r.reason.startswith("die 2 unreadable: the pips read 5 where the net sees no die's top face")
+
+
+def test_pip_read_the_net_calls_cocked_is_refused() -> None:
+    r = read_dice(_two_white(), net=FixedNet({(200, 200): (COCKED, NET_COCKED)}))
+    assert r.verdict is Verdict.UNREADABLE
+    assert r.reason.startswith("die 1 unreadable: cocked: the net sees a leaning die")
+    below = read_dice(_two_white(), net=FixedNet({(200, 200): (COCKED, NET_COCKED - 0.05)}))
+    assert below.verdict is Verdict.OK and below.values == (3, 5)
+
+
+def test_net_reads_a_die_the_pips_cannot() -> None:
+    # A green die with light pips drawn faintly: the pip readers see no layout; the stand-in net is sure.
+    frame = render([DieSpec(4, (200, 200), angle=10), DieSpec(2, (430, 290), angle=35, body=(60, 140, 60),
+                                                              pip=(70, 150, 70))], seed=9)
+    alone = read_dice(frame, net=FixedNet({}))  # the pip readers alone (the stand-in net is never sure)
+    assert alone.verdict is Verdict.UNREADABLE
+    sure = read_dice(frame, net=FixedNet({(430, 290): (2, NET_ACCEPT)}))
+    assert sure.verdict is Verdict.OK and sorted(sure.values) == [2, 4]  # type: ignore[type-var]
+    unsure = read_dice(frame, net=FixedNet({(430, 290): (2, NET_ACCEPT - 0.05)}))
+    assert unsure.verdict is Verdict.UNREADABLE
+
+
+def test_net_does_not_overrule_a_stacked_or_cocked_die() -> None:
+    cocked = render([DieSpec(4, (200, 200), angle=10), DieSpec(5, (430, 290), angle=35, squash=0.6)], seed=11)
+    r = read_dice(cocked, net=FixedNet({(200, 200): (4, 0.99), (430, 290): (5, 0.99)}))
+    assert r.verdict is Verdict.UNREADABLE and "cocked" in r.reason
+
+
+def test_net_value_is_not_taken_for_a_die_it_may_see_leaning() -> None:
+    frame = render([DieSpec(4, (200, 200), angle=10), DieSpec(2, (430, 290), angle=35, body=(60, 140, 60),
+                                                              pip=(70, 150, 70))], seed=9)
+
+    class SureButLeaning(FixedNet):
+        def read(self, frame: np.ndarray, centres: Sequence[tuple[float, float]],
+                 die: float) -> tuple[NetRead, ...]:
+            out = []
+            for r, c in zip(super().read(frame, centres, die), centres, strict=True):
+                if np.hypot(c[0] - 430, c[1] - 290) < die:
+                    probs = [0.0] * N_CLASSES
+                    probs[2], probs[COCKED] = 1.0 - NET_COCKED, NET_COCKED
+                    r = NetRead.of(tuple(probs))
+                out.append(r)
+            return tuple(out)
+
+    r = read_dice(frame, net=SureButLeaning({}))
+    assert r.verdict is Verdict.UNREADABLE
+
+
+def test_pipless_body_the_net_sees_leaning_is_a_cocked_die() -> None:
+    frame = render([DieSpec(4, (200, 200), angle=10)], seed=13)
+    # A die-sized body with no pips at all (a die seen edge-on, its faces too oblique to show pips).
+    cv2.rectangle(frame, (412, 272), (448, 308), (120, 126, 130), -1)
+    without = read_dice(frame, net=FixedNet({}))
+    assert without.verdict is Verdict.UNREADABLE and without.reason == "found 1 dice, expected 2"
+    r = read_dice(frame, net=FixedNet({(430, 290): (COCKED, NET_ACCEPT)}))
+    assert r.verdict is Verdict.UNREADABLE
+    assert r.reason.startswith("die 2 unreadable: cocked: the net sees a leaning die")
+    assert r.values == (4, None)

@@ -1,0 +1,251 @@
+"""Train the dice net (vision/dicenet.py) and export it to ONNX: one model per fold of the Byler photos, and the
+product's model on all of them.
+
+Usage (PyTorch is needed here only, not by the product; `make model` installs it in .venv-train and runs this):
+    .venv-train/bin/python -m training.train [--models all 0 1 2 3 4] [--epochs 30] [--out vision/models]
+
+Fold k's model trains on the crops of the other four folds (training/data.py), so the photos of fold k are
+unseen by it; after training it is scored on them. Every model is also scored on crops of the simulated
+camera (hardware/simcam.py), a renderer none of them trained on: its flat dice must be read and its leaning
+dice called cocked. The figures go to vision/models/dicenet.json beside the ONNX files. Everything is
+seeded (numpy, torch): the same command gives the same models on the same machine.
+
+Augmentation is what lets a net trained on one camera's dice read others: each crop is turned to any
+angle, mirrored, scaled by 0.85-1.18, shifted by a few hundredths of a die, its colour channels shuffled,
+sometimes inverted (dark pips on light become light on dark) or its hue turned, its contrast and
+brightness changed, blurred and noised. A face's value survives all of these; a die's colour and the
+camera's look do not, so the net cannot lean on them. Synthetic crops (training/synth.py) add dice of
+other colours on other boards, and are the only source of the cocked class.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from numpy.typing import NDArray
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from training.data import STORE, STORE_WINDOW, Crops, byler_crops
+from training.synth import crops as synth_crops
+from vision.dicenet import COCKED, FOLDS, INPUT, N_CLASSES, WINDOW, to_input
+
+U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
+THRESHOLDS = (0.5, 0.8, 0.9, 0.95)
+
+
+def make_net(width: int = 16) -> nn.Sequential:
+    """A small plain CNN: three stages of two 3x3 convolutions, a fourth of one, global pooling."""
+
+    def block(i: int, o: int) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    w = width
+    return nn.Sequential(
+        *block(3, w), *block(w, w), nn.MaxPool2d(2),
+        *block(w, 2 * w), *block(2 * w, 2 * w), nn.MaxPool2d(2),
+        *block(2 * w, 4 * w), *block(4 * w, 4 * w), nn.MaxPool2d(2),
+        *block(4 * w, 4 * w),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4 * w, N_CLASSES),
+    )
+
+
+def augment(crop: U8, rng: np.random.Generator) -> F32:
+    s = crop.shape[0]
+    angle, scale = rng.uniform(0, 360), rng.uniform(0.85, 1.18)
+    dx, dy = rng.normal(0, 0.06 * s / STORE_WINDOW, 2)
+    m = cv2.getRotationMatrix2D((s / 2 + dx, s / 2 + dy), angle, scale)
+    m[:, 2] += np.array([INPUT / 2, INPUT / 2]) - m @ np.array([s / 2 + dx, s / 2 + dy, 1.0])
+    out = cv2.warpAffine(crop, m, (INPUT, INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    if rng.random() < 0.5:
+        out = out[:, ::-1]
+    out = np.ascontiguousarray(out[..., rng.permutation(3)])
+    if rng.random() < 0.3:
+        hsv = cv2.cvtColor(out, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + int(rng.integers(0, 180))) % 180).astype(np.uint8)
+        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    x = out.astype(np.float32)
+    if rng.random() < 0.2:
+        x = 255.0 - x
+    x = x * rng.uniform(0.7, 1.3) + rng.uniform(-30, 30)
+    if rng.random() < 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.5, 1.1))
+    x += rng.normal(0, rng.uniform(0, 6), x.shape).astype(np.float32)
+    return np.asarray(np.clip(x, 0, 255), np.float32)
+
+
+def centred(images: U8) -> U8:
+    """The central INPUT px of stored crops: what the product feeds the net."""
+    o = (STORE - INPUT) // 2
+    return np.ascontiguousarray(images[:, o:o + INPUT, o:o + INPUT])
+
+
+def train(real: Crops, real_ids: NDArray[np.int64], synth: Crops, epochs: int, seed: int, width: int,
+          repeats: int = 3, synth_per_epoch: int = 4000, batch: int = 64) -> nn.Sequential:
+    """Each epoch: every real training crop `repeats` times (differently augmented) and `synth_per_epoch`
+    synthetic crops drawn afresh."""
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    net = make_net(width)
+    images = np.concatenate([real.images, synth.images])
+    labels = np.concatenate([real.labels, synth.labels])
+    per_epoch = (len(real_ids) * repeats + synth_per_epoch) // batch
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=epochs * per_epoch)
+    loss_f = nn.CrossEntropyLoss(label_smoothing=0.05)
+    t0 = time.time()
+    for epoch in range(epochs):
+        net.train()
+        extra = len(real.labels) + rng.choice(len(synth.labels), synth_per_epoch, replace=False)
+        order = rng.permutation(np.concatenate([np.tile(real_ids, repeats), extra]))
+        total = 0.0
+        for b in range(per_epoch):
+            ids = order[b * batch:(b + 1) * batch]
+            x = torch.from_numpy(to_input(np.stack([augment(images[i], rng) for i in ids])))
+            loss = loss_f(net(x), torch.from_numpy(labels[ids]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.item())
+        print(f"  epoch {epoch + 1}/{epochs} loss {total / per_epoch:.3f} ({time.time() - t0:.0f} s)", flush=True)
+    return net.eval()
+
+
+def probabilities(net: nn.Sequential, images: U8) -> F32:
+    with torch.no_grad():
+        out = [torch.softmax(net(torch.from_numpy(to_input(centred(images[i:i + 512])))), 1).numpy()
+               for i in range(0, len(images), 512)]
+    return np.asarray(np.concatenate(out), np.float32)
+
+
+def _is_value(pred: NDArray[np.int64]) -> NDArray[np.bool_]:
+    return (pred >= 1) & (pred <= 6)
+
+
+def held_out_report(labels: NDArray[np.int64], probs: F32) -> dict[str, object]:
+    """Dice read (a value at or above each threshold), right among those, and negatives read as dice."""
+    pred, conf = probs.argmax(1), probs.max(1)
+    dice = labels > 0
+    rows = {}
+    for th in THRESHOLDS:
+        acc = dice & (conf >= th) & _is_value(pred)
+        rows[f"{th:.2f}"] = {"coverage": round(float(acc.sum() / max(1, dice.sum())), 4),
+                             "accuracy": round(float((pred[acc] == labels[acc]).mean()) if acc.any() else 1.0, 4),
+                             "negatives_read_as_dice": int(((~dice) & (conf >= th) & _is_value(pred)).sum())}
+    cocked = probs[dice, COCKED]
+    return {"dice": int(dice.sum()), "negatives": int((~dice).sum()), "by_threshold": rows,
+            "flat_dice_cocked_0.3": int((cocked >= 0.3).sum())}
+
+
+def sim_crops(seeds: int) -> tuple[U8, NDArray[np.int64], NDArray[np.str_]]:
+    """Crops at the true centres of the simulated camera's dice (ok, cocked, stacked throws), at the
+    calibrated die size: (images, values (0 for a cocked die), kinds flat/cocked/stacked)."""
+    from hardware.simcam import SimulatedCamera
+    from vision.dicenet import crops
+
+    images, values, kinds = [], [], []
+    for kind in ("ok", "cocked", "stacked"):
+        for seed in range(1, seeds + 1):
+            cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
+            frame = list(cam)[-1].image
+            cal = cam.calibration()
+            die = float(cal.die_size_px or 0.0)
+            (truth,) = cam.throws
+            images.append(crops(frame, [d.center_px for d in truth.dice], die, STORE, STORE_WINDOW))
+            for d in truth.dice:
+                values.append(d.value or 0)
+                kinds.append("cocked" if d.cocked else "stacked" if d.stacked else "flat")
+    return np.concatenate(images), np.array(values, np.int64), np.array(kinds)
+
+
+def sim_report(values: NDArray[np.int64], kinds: NDArray[np.str_], probs: F32) -> dict[str, object]:
+    pred, conf = probs.argmax(1), probs.max(1)
+    sure = conf >= 0.9
+    flat, cocked, stacked = kinds == "flat", kinds == "cocked", kinds == "stacked"
+    return {"flat": int(flat.sum()), "flat_read_right_0.9": int((flat & sure & (pred == values)).sum()),
+            "flat_read_wrong_0.9": int((flat & sure & _is_value(pred) & (pred != values)).sum()),
+            "flat_cocked_0.3": int((flat & (probs[:, COCKED] >= 0.3)).sum()),
+            "cocked": int(cocked.sum()), "cocked_read_as_value_0.9": int((cocked & sure & _is_value(pred)).sum()),
+            "cocked_0.3": int((cocked & (probs[:, COCKED] >= 0.3)).sum()),
+            "stacked_top_dice": int(stacked.sum()),
+            "stacked_read_right_0.9": int((stacked & sure & (pred == values)).sum())}
+
+
+def export(net: nn.Sequential, path: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, (torch.zeros(1, 3, INPUT, INPUT),), str(path), input_names=["crops"],
+                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+                      dynamo=False)
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--models", nargs="*", default=["all", *map(str, range(FOLDS))],
+                    help="'all' (the product's model) and/or fold numbers")
+    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--width", type=int, default=24)
+    ap.add_argument("--synth", type=int, default=16000, help="synthetic crops rendered (training/synth.py)")
+    ap.add_argument("--synth-per-epoch", type=int, default=4000, help="of which drawn into each epoch")
+    ap.add_argument("--sim-seeds", type=int, default=100, help="simulated-camera throws per kind to score on")
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "vision" / "models")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    cache = Path(__file__).resolve().parent / ".cache"
+    cache.mkdir(exist_ok=True)
+    real = byler_crops(args.seed)
+    print(f"{len(real.labels)} crops ({int((real.labels > 0).sum())} dice) from the Byler photos", flush=True)
+    synth_file = cache / f"synth-{args.synth}-{N_CLASSES}-{args.seed}.npz"
+    if not synth_file.is_file():
+        print(f"rendering {args.synth} synthetic crops", flush=True)
+        images, labels = synth_crops(args.synth, args.seed, N_CLASSES)
+        np.savez(synth_file, X=images, y=labels)
+    z = np.load(synth_file)
+    n = len(z["y"])
+    synth = Crops(z["X"], z["y"].astype(np.int64), np.full(n, -1), np.full(n, -1), np.full(n, ""))
+    sim_x, sim_v, sim_k = sim_crops(args.sim_seeds)
+    meta_path = args.out / "dicenet.json"
+    meta: dict[str, object] = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
+    models = dict(meta.get("models", {}))  # type: ignore[call-overload]
+    for name in args.models:
+        fold = None if name == "all" else int(name)
+        train_ids = np.flatnonzero(real.fold != fold) if fold is not None else np.arange(len(real.labels))
+        print(f"model {name}: training on {len(train_ids)} real crops", flush=True)
+        net = train(real, train_ids, synth, args.epochs, args.seed + (fold if fold is not None else FOLDS),
+                    args.width, synth_per_epoch=args.synth_per_epoch)
+        path = args.out / ("dicenet.onnx" if fold is None else f"dicenet-fold{fold}.onnx")
+        report: dict[str, object] = {"file": path.name, "sha256": export(net, path)}
+        if fold is not None:
+            held = real.fold == fold
+            photos = sorted({int(i) for i in real.photo[held]})
+            report["held_out_photos"] = [photos[0], photos[-1]]
+            report["held_out"] = held_out_report(real.labels[held], probabilities(net, real.images[held]))
+        report["simulated_camera"] = sim_report(sim_v, sim_k, probabilities(net, sim_x))
+        print(f"model {name}: {json.dumps(report)}", flush=True)
+        models[name] = report
+        # Written after every model, so an interrupted run keeps the record of the models it finished.
+        meta.update({"input": INPUT, "window_dice": WINDOW,
+                     "classes": ["none", 1, 2, 3, 4, 5, 6, "cocked"], "epochs": args.epochs, "seed": args.seed,
+                     "width": args.width, "synthetic_crops": args.synth,
+                     "synthetic_per_epoch": args.synth_per_epoch,
+                     "simulated_camera_seeds": args.sim_seeds, "torch": torch.__version__, "models": models})
+        meta.pop("folds", None)
+        args.out.mkdir(parents=True, exist_ok=True)
+        meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

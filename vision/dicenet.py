@@ -1,0 +1,152 @@
+"""A small convolutional net's read of the die at a point: which face is up, a leaning die, or no die there.
+
+The pip readers (darkpips, colourpips, faces) say a value only when round spots fit a legal layout; on the
+Byler photos they leave a third of the dice unread (marbled and translucent bodies, pips merged at ~30 px,
+side faces in view). The net reads a crop around a candidate die, 1.5 die sizes wide and scaled so that a
+die is always the same number of pixels, and answers a probability for each of eight classes: no die's
+top face centred here, each value 1..6, and a leaning (cocked) die showing two faces. The reader
+(vision/reader.py) combines it with the pip readers: a pip read the net confidently contradicts, or calls
+cocked, is refused; a die the pip readers could not read but did not refuse for a physical reason takes
+the net's value when the net is sure.
+
+The models are trained by training/train.py (PyTorch, not a dependency of the product) and run here with
+OpenCV's DNN module from ONNX files in vision/models/. `dicenet.onnx` is the product's, trained on all the
+Byler photos; `dicenet-fold{k}.onnx` are the same recipe trained without fold k (a run of 50 consecutive
+photos), so the photo tests read each photo with a model that never saw it (`DiceNet.fold`) and their
+figures are held-out figures. The cocked class is learned from synthetic crops only (training/synth.py);
+the simulated camera's cocked dice, a renderer the net never saw, test it. vision/models/dicenet.json
+records how each model was made.
+
+Pure from the caller's side: a BGR uint8 frame, centres and a die size in, frozen reads out. Loading is
+lazy and cached; one lock guards the OpenCV nets, which are not safe to share between threads.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
+
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+INPUT = 48  # crop side fed to the net, pixels
+WINDOW = 1.5  # crop side in die sizes: the die, its side faces and a margin, little of its neighbours
+# Class indices: 0 no die's top face centred here, 1..6 the value up, 7 a leaning die (two faces in view).
+NO_DIE, COCKED = 0, 7
+N_CLASSES = 8
+FOLDS = 5
+
+
+@dataclass(frozen=True)
+class NetRead:
+    """The net's answer at one point: the most probable value 1..6 (None when "no die" or "cocked" is more
+    probable than every value) with its probability, and the probability that a leaning die is there."""
+
+    value: int | None
+    confidence: float  # probability of `value`, or of the more probable of "no die" and "cocked"
+    cocked: float
+    probs: tuple[float, ...]  # over the N_CLASSES classes
+
+    @staticmethod
+    def of(probs: tuple[float, ...]) -> NetRead:
+        k = max(range(N_CLASSES), key=lambda i: probs[i])
+        value = k if 1 <= k <= 6 else None
+        return NetRead(value, probs[k], probs[COCKED], probs)
+
+
+def crops(frame: U8, centres: Sequence[tuple[float, float]], die: float, size: int = INPUT,
+          window: float = WINDOW) -> U8:
+    """(N, size, size, 3) crops, each `window` die sizes wide around its centre, edges replicated.
+
+    Training cuts wider crops at the same pixel scale (size 72, window 2.25) to turn and shift them."""
+    out = np.empty((len(centres), size, size, 3), np.uint8)
+    scale = size / (window * die)  # crop pixels per frame pixel
+    for i, (cx, cy) in enumerate(centres):
+        m = np.array([[scale, 0.0, size / 2 - scale * cx], [0.0, scale, size / 2 - scale * cy]], np.float64)
+        # Shrinking by more than ~1.5x with bilinear sampling aliases pips away: average the area first.
+        src = frame
+        if scale < 0.67:
+            k = 1.0 / scale
+            src = np.asarray(cv2.blur(frame, (round(k), round(k))), dtype=np.uint8)
+        out[i] = cv2.warpAffine(src, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def to_input(batch: U8 | F32) -> F32:
+    """Crops (N, H, W, 3) to the net's input (N, 3, H, W): each crop less its mean, over its spread.
+
+    Per-crop normalisation takes out exposure and white balance; the +8 keeps a flat crop from being blown
+    up to noise."""
+    x = np.asarray(batch, np.float32)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True) + 8.0
+    return np.ascontiguousarray(((x - mean) / std).transpose(0, 3, 1, 2))
+
+
+def _softmax(z: F32) -> F32:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
+
+
+class DiceNet:
+    """One trained model, loaded from its ONNX file."""
+
+    def __init__(self, path: Path) -> None:
+        if not path.is_file():
+            raise FileNotFoundError(f"dice net model missing: {path}")
+        self.path = path
+        self._net = cv2.dnn.readNetFromONNX(str(path))
+        self._lock = threading.Lock()
+
+    @staticmethod
+    @cache
+    def shipped() -> DiceNet:
+        """The model trained on all the photos: what the product reads with."""
+        return DiceNet(MODEL_DIR / "dicenet.onnx")
+
+    @staticmethod
+    @cache
+    def fold(k: int) -> DiceNet:
+        """The model that never saw fold `k` of the Byler photos (for held-out scoring)."""
+        if not 0 <= k < FOLDS:
+            raise ValueError(f"fold {k} out of range 0..{FOLDS - 1}")
+        return DiceNet(MODEL_DIR / f"dicenet-fold{k}.onnx")
+
+    def probabilities(self, batch: U8) -> F32:
+        """(N, N_CLASSES) probabilities for (N, INPUT, INPUT, 3) crops."""
+        if len(batch) == 0:
+            return np.zeros((0, N_CLASSES), np.float32)
+        with self._lock:
+            self._net.setInput(to_input(batch))
+            logits = np.asarray(self._net.forward(), np.float32).reshape(len(batch), -1)
+        if logits.shape[1] != N_CLASSES:
+            raise ValueError(f"dice net {self.path.name} gives {logits.shape[1]} classes, expected {N_CLASSES}")
+        return _softmax(logits)
+
+    def read(self, frame: U8, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]:
+        """The net's read at each centre, for dice of side `die` pixels."""
+        if not centres:
+            return ()
+        probs = self.probabilities(crops(frame, centres, die))
+        return tuple(NetRead.of(tuple(float(p) for p in row)) for row in probs)
+
+
+def fold_of(index: int, n_photos: int) -> int:
+    """Fold of the `index`-th photo (sorted by name) of `n_photos`: contiguous runs, so photos taken one after
+    another (the same dice, the same light) fall in the same fold and held-out figures are not flattered."""
+    return min(FOLDS - 1, index * FOLDS // max(1, n_photos))
+
+
+def metadata() -> dict[str, object]:
+    path = MODEL_DIR / "dicenet.json"
+    data: dict[str, object] = json.loads(path.read_text()) if path.is_file() else {}
+    return data
