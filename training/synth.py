@@ -17,10 +17,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.dicenet import COCKED, N_CLASSES
+
 STORE = 72
 DIE = STORE / 2.25  # top-face side at the centre, pixels
 SS = 3  # supersampling
-COCKED = 7  # class of a leaning die (no flat top face)
+# The faces of vision.layout.LAYOUTS, in a fixed order: the order fixes which random draw each pip takes,
+# so the rendered crops (and the models trained on them) stay reproducible.
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
     1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
     4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)),
@@ -239,7 +242,7 @@ def crop(label: int, rng: np.random.Generator) -> NDArray[np.uint8]:
     return np.asarray(cv2.imdecode(jpg, cv2.IMREAD_COLOR), np.uint8)
 
 
-def crops(n: int, seed: int, classes: int = 7) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+def crops(n: int, seed: int, classes: int = N_CLASSES) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     """`n` crops cycling through labels 0..classes-1, reproducible from `seed`."""
     rng = np.random.default_rng(seed)
     labels = np.arange(n, dtype=np.int64) % classes

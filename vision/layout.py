@@ -173,11 +173,10 @@ def off_grid_reason(rel: F64, cells: NDArray[np.int64], n: int) -> str:
     """Why pips assigned to a legal layout's cells (`rel`: pixels about their centroid) are off its square
     grid: a slanted face (SLANT_REASON: a physical reason, which nothing overrules) when an affine grid
     fits them within MAX_RESID and is squashed beyond SLANT, else plain "pips off the d6 grid"."""
-    c = cells.astype(np.float64)
-    ctc = c.T @ c
-    if abs(float(np.linalg.det(ctc))) < 0.5:
+    m = _affine(rel, cells)
+    if m is None:
         return "pips off the d6 grid"  # collinear cells (a 2 or 3): a slant cannot be measured
-    m = np.linalg.solve(ctc, c.T @ rel)
+    c = cells.astype(np.float64)
     pitch = float(np.sqrt(abs(np.linalg.det(m))))
     resid = float(np.max(np.hypot(*(c @ m - rel).T))) / max(pitch, 1e-9)
     if resid < MAX_RESID and _skew(rel, cells) > (SLANT_6 if n == 6 else SLANT):
@@ -191,16 +190,23 @@ def _skew(rel: F64, cells: NDArray[np.int64]) -> float:
     A die lying flat shows its top face square on (ratio near 1); a cocked die leaning on another die or a
     board edge shows it foreshortened along the tilt.
     """
-    c = cells.astype(np.float64)
-    ctc = c.T @ c
-    # Cells are integers: collinear ones (rank < 2) give a zero determinant exactly.
-    if abs(float(np.linalg.det(ctc))) < 0.5:
+    m = _affine(rel, cells)
+    if m is None:
         return 1.0
-    # Least squares by the normal equations (2x2, well conditioned on grid cells), then the singular
-    # values of the 2x2 map in closed form: numpy's general routines cost more than the whole fit.
-    m = np.linalg.solve(ctc, c.T @ rel)
+    # The singular values of the 2x2 map in closed form: numpy's general routines cost more than the fit.
     a, b, cc, d = float(m[0, 0]), float(m[0, 1]), float(m[1, 0]), float(m[1, 1])
     s1 = np.hypot(a + d, b - cc)
     s2 = np.hypot(a - d, b + cc)
     big, small = 0.5 * (s1 + s2), 0.5 * abs(s1 - s2)
     return float(big / max(small, 1e-9))
+
+
+def _affine(rel: F64, cells: NDArray[np.int64]) -> F64 | None:
+    """The 2x2 linear map taking grid cells onto pips (least squares), or None for collinear cells."""
+    c = cells.astype(np.float64)
+    ctc = c.T @ c
+    # Cells are integers: collinear ones (rank < 2) give a zero determinant exactly.
+    if abs(float(np.linalg.det(ctc))) < 0.5:
+        return None
+    # The normal equations: 2x2 and well conditioned on grid cells.
+    return np.asarray(np.linalg.solve(ctc, c.T @ rel), np.float64)
