@@ -30,7 +30,7 @@ from vision.dicenet import (
     metadata,
     to_input,
 )
-from vision.reader import NET_ACCEPT, NET_COCKED, NET_NO_DIE, NET_VETO
+from vision.reader import NET_ACCEPT, NET_ACCEPT_BODY, NET_AGREE, NET_COCKED, NET_NO_DIE, NET_VETO
 
 
 def test_crop_is_centred_and_scaled_by_die_size() -> None:
@@ -181,15 +181,42 @@ def test_pip_read_the_net_calls_cocked_is_refused() -> None:
 
 
 def test_net_reads_a_die_the_pips_cannot() -> None:
-    # A green die with light pips drawn faintly: the pip readers see no layout; the stand-in net is sure.
+    # A green die with light pips drawn faintly: to the pip readers a die-sized body with no pip-like mark.
     frame = render([DieSpec(4, (200, 200), angle=10), DieSpec(2, (430, 290), angle=35, body=(60, 140, 60),
                                                               pip=(70, 150, 70))], seed=9)
     alone = read_dice(frame, net=FixedNet({}))  # the pip readers alone (the stand-in net is never sure)
     assert alone.verdict is Verdict.UNREADABLE
-    sure = read_dice(frame, net=FixedNet({(430, 290): (2, NET_ACCEPT)}))
+    sure = read_dice(frame, net=FixedNet({(430, 290): (2, NET_ACCEPT_BODY)}))
     assert sure.verdict is Verdict.OK and sorted(sure.values) == [2, 4]  # type: ignore[type-var]
-    unsure = read_dice(frame, net=FixedNet({(430, 290): (2, NET_ACCEPT - 0.05)}))
+    unsure = read_dice(frame, net=FixedNet({(430, 290): (2, NET_ACCEPT_BODY - 0.05)}))
     assert unsure.verdict is Verdict.UNREADABLE
+
+
+def _three_with_blot() -> np.ndarray:
+    # A white 3 with an oblong ink blot beside its diagonal: the pip readers count 3 pip-like marks but refuse
+    # the face ("a pip-like mark where the layout has none").
+    frame = render([DieSpec(4, (200, 200), angle=10), DieSpec(3, (430, 290))], seed=9)
+    cv2.ellipse(frame, (441, 279), (5, 2), 45, 0, 360, (30, 30, 30), -1)
+    return frame
+
+
+def test_net_agreeing_with_the_pip_count_reads_a_refused_face() -> None:
+    frame = _three_with_blot()
+    alone = read_dice(frame, net=FixedNet({}))
+    assert alone.verdict is Verdict.UNREADABLE and "a pip-like mark where the layout has none" in alone.reason
+    agree = read_dice(frame, net=FixedNet({(430, 290): (3, NET_AGREE)}))
+    assert agree.verdict is Verdict.OK and agree.values == (4, 3)
+    below = read_dice(frame, net=FixedNet({(430, 290): (3, NET_AGREE - 0.05)}))
+    assert below.verdict is Verdict.UNREADABLE
+
+
+def test_net_disagreeing_with_the_pip_count_needs_to_be_sure() -> None:
+    frame = _three_with_blot()
+    # 4 is not the 3 marks counted: fairly sure is not enough, sure is.
+    fairly = read_dice(frame, net=FixedNet({(430, 290): (4, NET_ACCEPT - 0.05)}))
+    assert fairly.verdict is Verdict.UNREADABLE
+    sure = read_dice(frame, net=FixedNet({(430, 290): (4, NET_ACCEPT)}))
+    assert sure.verdict is Verdict.OK and sure.values == (4, 4)
 
 
 def test_net_does_not_overrule_a_stacked_or_cocked_die() -> None:
@@ -228,3 +255,14 @@ def test_pipless_body_the_net_sees_leaning_is_a_cocked_die() -> None:
     assert r.verdict is Verdict.UNREADABLE
     assert r.reason.startswith("die 2 unreadable: cocked: the net sees a leaning die")
     assert r.values == (4, None)
+
+
+def test_count_agreement_does_not_read_a_face_refused_for_its_geometry() -> None:
+    # A white 3 with a short dark stroke below it: the pip readers count 4 marks that form no d6 layout (as a
+    # leaning die's top face fails); the net agreeing on 4 is not enough (vision.reader.COUNT_STANDS).
+    frame = render([DieSpec(4, (200, 200), angle=10), DieSpec(3, (430, 290))], seed=9)
+    cv2.line(frame, (418, 300), (424, 306), (30, 30, 30), 2)
+    alone = read_dice(frame, net=FixedNet({}))
+    assert alone.verdict is Verdict.UNREADABLE and "pips do not form a d6 layout" in alone.reason
+    r = read_dice(frame, net=FixedNet({(430, 290): (4, NET_ACCEPT - 0.05)}))
+    assert r.verdict is Verdict.UNREADABLE and "pips do not form a d6 layout" in r.reason

@@ -11,9 +11,9 @@ is unambiguous by eye); bench/vision.py also prints the figures against the labe
 Every photo is read with the dice-net fold model that never saw it (byler_data.held_out; vision/dicenet.py),
 so these are held-out figures; the product reads with the model trained on all the photos.
 
-The floors are what this reader measured (2026-11-24; bench/vision.py prints the same figures) minus a small
-margin. Accuracy among accepted dice (99.68%) is over the issue's 99.5%; coverage (87.35% overall, white
-95.96%) is still under its 90% / 98%. These tests keep the reader from sliding back while it gets there.
+The floors are what this reader measured (2026-11-25; bench/vision.py prints the same figures) minus a small
+margin. Accuracy among accepted dice (99.63%) and coverage (90.86%) are over the issue's 99.5% and 90%; white
+coverage (96.46%) is still under its 98%. These tests keep the reader from sliding back.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 99.68% (1563/1568); with the 6 values read where no die is labelled 99.30% (two of them are
+    # measured 99.63% (1625/1631); with the 7 values read where no die is labelled 99.21% (two of them are
     # real, unlabelled dice read right: a green 6 in IMG_20191209_095533.jpg at (339, 362), a black 3 in
     # IMG_20191208_112353.jpg at (313, 379))
     assert score.overall.accuracy >= 0.995
@@ -48,14 +48,14 @@ def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 87.35% overall
-    assert score.overall.coverage >= 0.865
+    # measured 90.86% overall
+    assert score.overall.coverage >= 0.90
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured: white 95.96% coverage / 99.47% accuracy (189/190), dark 80.99% / 99.28% (554/558), coloured
-    # 90.31% / 100% (820/820)
-    floors = {"white": (0.95, 0.985), "dark": (0.80, 0.985), "coloured": (0.895, 0.995)}
+    # measured: white 96.46% coverage / 99.48% accuracy (190/191), dark 85.63% / 99.32% (586/590), coloured
+    # 93.61% / 99.88% (849/850)
+    floors = {"white": (0.95, 0.985), "dark": (0.84, 0.985), "coloured": (0.925, 0.995)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
         assert t.coverage >= cov, (colour, t.coverage)
@@ -63,8 +63,8 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 88.70 / 87.25 / 84.42 / 87.71 / 89.29 / 86.74 %
-    floors = {1: 0.875, 2: 0.86, 3: 0.83, 4: 0.865, 5: 0.88, 6: 0.855}
+    # measured coverage 1..6: 93.36 / 90.52 / 87.34 / 90.78 / 93.18 / 89.96 %
+    floors = {1: 0.92, 2: 0.895, 3: 0.86, 4: 0.895, 5: 0.92, 6: 0.885}
     for value in range(1, 7):
         t = score.by_value[value]
         assert t.coverage >= floors[value], (value, t.coverage)
@@ -72,7 +72,7 @@ def test_by_value(score: byler.Score) -> None:
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured: 123 of 250 photos `ok` with every die right; one `ok` with a die missed: IMG_20191209_095533.jpg
+    # measured: 145 of 250 photos `ok` with every die right; one `ok` with a die missed: IMG_20191209_095533.jpg
     # has 14 dice but 13 labelled, and the reader read 13 of the 14 (every value right)
-    assert score.images_ok_correct >= 120
+    assert score.images_ok_correct >= 140
     assert score.images_ok_wrong <= 1
