@@ -7,7 +7,9 @@ rests inside the play polygon; otherwise `reroll` (a die off the board) or `unre
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -62,9 +64,30 @@ NET_COCKED = 0.3
 # Probability of "no die's top face centred here" beyond which a pip read is refused: pips of a side face,
 # of a die below another, read as a face.
 NET_NO_DIE = 0.7
+# Probability of "no die here" beyond which a body on which the Lab reader saw nothing pip-like is not read
+# by the colour reader either (it stays a pipless body, which counts only if the net reads a die there).
+NET_NOT_A_DIE = 0.9
 # Reasons the pip readers give for a die that is physically not a flat, still, single die: the net is not
 # asked to overrule them (its leaning class is learned from rendered dice only, and it has no stacked class).
 HARD_REASONS = ("cocked", "stacked", "motion blur", "on an oblong body")
+
+
+class NetReader(Protocol):
+    def read(self, frame: U8, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]: ...
+
+
+class _Remembering:
+    """A net that answers once per centre in one frame: the body pass and _consult_net ask at the same points."""
+
+    def __init__(self, net: NetReader) -> None:
+        self.net = net
+        self.known: dict[tuple[float, float, float], NetRead] = {}
+
+    def read(self, frame: U8, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]:
+        new = [c for c in dict.fromkeys(centres) if (c[0], c[1], die) not in self.known]
+        for c, r in zip(new, self.net.read(frame, new, die) if new else (), strict=True):
+            self.known[(c[0], c[1], die)] = r
+        return tuple(self.known[(c[0], c[1], die)] for c in centres)
 
 
 def _calibrated_die_size(cal: Calibration | None, frame_wh: tuple[int, int]) -> float | None:
@@ -88,9 +111,9 @@ def _covered(xy: tuple[float, float], light: list[LightFace]) -> bool:
     return any(np.hypot(xy[0] - f.centre[0], xy[1] - f.centre[1]) < 0.6 * f.side for f in light)
 
 
-def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float,
-                     light: list[LightFace]) -> list[tuple[Body, Face]]:
-    out = []
+def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float, light: list[LightFace],
+                     net: NetReader) -> list[tuple[Body, Face]]:
+    todo: list[tuple[Body, Square, float, bool]] = []
     for b in seg_bodies:
         side = max(float(np.sqrt(b.area)), 0.5 * (b.size[0] + b.size[1]))
         if side < 0.5 * die or side > 2.0 * die:
@@ -104,10 +127,15 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float,
         if tight is not None and (not b.split or tight[1][0] * tight[1][1] < 1.3 * die * die):
             b = Body(tight[0], tight[1], tight[2], False, tight[1][0] * tight[1][1], b.overlap)
             side = 0.5 * (tight[1][0] + tight[1][1])
+        todo.append((b, raw, side, split))
+    # One batch for the net (remembered: _consult_net asks again at the same centres).
+    reads = net.read(frame, [b.center for b, _, _, _ in todo], die)
+    out = []
+    for (b, raw, side, split), n in zip(todo, reads, strict=True):
         if b.overlap:
             face = Face(None, 0.0, "stacked or overlapping dice", (b.center,))
         else:
-            face = _read_body(frame, raw, (b.center, side, b.angle), split)
+            face = _read_body(frame, raw, (b.center, side, b.angle), split, n)
             w, h = b.size
             squarish = min(w, h) > 0 and max(w, h) / min(w, h) < 1.35
             if face.value in (2, 3) and not squarish:
@@ -125,18 +153,33 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float,
 Square = tuple[tuple[float, float], float, float]  # centre, side, angle (degrees)
 
 
-def _read_body(frame: U8, blob: Square, tight: Square, split: bool) -> Face:
+def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead) -> Face:
     """A die's face from its body: pips in any colour channel (around the segmented blob: the colour
     reader finds the die's outline itself, and a tight outline that lost part of the die let it read 6s
     as 4s), else the Lab-contrast reader (around the tight outline). Two values read must agree.
 
     On a part cut out of a larger blob, a Lab read of 1-3 pips is not trusted: a die cut in two reads as two
     such faces (a 6 as two 3s, a 2 as two 1s; Byler: 5 of 8 wrong values), while the colour reader, whose
-    window takes in the whole die, is."""
-    col = read_colour_face(frame, *blob)
+    window takes in the whole die, is.
+
+    The colour reader is the costly part of a frame's read (eight morphological maps per die), and is not
+    run where its answer cannot change the throw's verdict or where a third opinion adds nothing:
+    - the Lab reader and the net (`n`) agree, the net sure: the face has the surer one's confidence, as a die
+      the net reads alone has the net's;
+    - the net sees no die's top face (>= NET_NO_DIE) where the Lab reader found pips: _consult_net refuses
+      any value read there, so the body is an unreadable die whatever the colour reader says;
+    - the net is sure there is no die (>= NET_NOT_A_DIE) where the Lab reader found nothing pip-like.
+    Byler, held out, against the colour reader always run: the same reads, bar 4 more dice read (all right:
+    Lab reads below MIN_CONFIDENCE that now carry the net's confidence), and 13% less time per 640x640
+    photo (58.6 -> 51.1 ms); the simulated camera's verdicts over 240 throws of each kind are unchanged."""
     lab = read_face(frame, *tight)
     if split and lab.value is not None and lab.value <= 3:
         lab = Face(None, 0.0, "a part of a larger blob read as a face of 3 or fewer pips", lab.pips)
+    if lab.value is not None and n.value == lab.value and _net_sure(n, NET_ACCEPT):
+        return replace(lab, confidence=max(lab.confidence, n.confidence))
+    if n.probs[NO_DIE] >= (NET_NO_DIE if lab.value is not None or lab.pips else NET_NOT_A_DIE):
+        return lab
+    col = read_colour_face(frame, *blob)
     if col.value is not None and lab.value is not None and col.value != lab.value:
         return Face(None, 0.0, "the face's pips read two ways", col.pips)
     if col.value is not None:
@@ -181,6 +224,7 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         # The calibrated die size is the one at the board's centre (calibration.model).
         centre = (float(board[:, 0].mean()), float(board[:, 1].mean()))
         cam = BoardCamera(np.array(calibration.homography, np.float64) @ to_cal, (w, h), hint, centre)
+    reader = _Remembering(net or DiceNet.shipped())
     light = read_light_faces(gray, hint / SIDE_PER_G if hint else None, frame, cam.down if cam else None)
     # Light pips on dark or coloured dice: the same reader on the inverted grey image (pips become dark
     # spots on a light face). Byler: 297 of 298 such faces of 2-6 pips right, none off a die; its lone
@@ -216,7 +260,7 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         seg = segment(frame, hint)
         unit = unit or seg.die_size
         outline_size = seg.die_size
-        for body, face in _candidate_faces(frame, seg.bodies, seg.die_size, light):
+        for body, face in _candidate_faces(frame, seg.bodies, seg.die_size, light, reader):
             if face.value is None and not face.pips:
                 # Nothing pip-like to the pip readers: a die-sized blob that may not be a die (a marker, a
                 # token, a stain); it counts only if the net reads a die there.
@@ -230,14 +274,14 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     if dice or pipless:
         if not outline_size:
             outline_size = segment(frame, None).die_size
-        _consult_net(net or DiceNet.shipped(), frame, outline_size, dice, problems, marks, pipless)
+        _consult_net(reader, frame, outline_size, dice, problems, marks, pipless)
     # Reading order: top to bottom, then left to right, so "die 2" means the same die to a person.
     order = sorted(range(len(dice)), key=lambda i: (round(dice[i].center[1] / max(unit, 1.0)),
                                                    dice[i].center[0]))
     return _verdict(tuple(dice[i] for i in order), [problems[i] for i in order], expect)
 
 
-def _consult_net(net: DiceNet, frame: U8, die: float, dice: list[Die], problems: list[str], marks: list[int],
+def _consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems: list[str], marks: list[int],
                  pipless: list[Die]) -> None:
     """The net's say on every die found (in place).
 

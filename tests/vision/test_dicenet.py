@@ -266,3 +266,50 @@ def test_count_agreement_does_not_read_a_face_refused_for_its_geometry() -> None
     assert alone.verdict is Verdict.UNREADABLE and "pips do not form a d6 layout" in alone.reason
     r = read_dice(frame, net=FixedNet({(430, 290): (4, NET_ACCEPT - 0.05)}))
     assert r.verdict is Verdict.UNREADABLE and "pips do not form a d6 layout" in r.reason
+
+
+def _yellow_three() -> np.ndarray:
+    # A yellow die with dark pips is left to the body-first pass (the light-dice pass keeps white faces only).
+    return render([DieSpec(4, (200, 200), angle=10), DieSpec(3, (430, 290), angle=35, body=(40, 160, 230),
+                                                             pip=(30, 30, 30))], seed=9)
+
+
+def test_colour_reader_is_skipped_where_the_lab_reader_and_the_net_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.reader as reader
+    from vision.colourpips import read_colour_face as real
+
+    calls: list[object] = []
+
+    def counted(*args: object) -> object:
+        calls.append(args[1])
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader, "read_colour_face", counted)
+    frame = _yellow_three()
+    unsure = read_dice(frame, net=FixedNet({}))
+    assert unsure.verdict is Verdict.OK and unsure.values == (4, 3) and len(calls) == 1
+    calls.clear()
+    agree = read_dice(frame, net=FixedNet({(430, 290): (3, NET_ACCEPT)}))
+    assert agree.verdict is Verdict.OK and agree.values == (4, 3) and calls == []
+    # The net sure of another value: the colour reader is asked, and the net's veto still refuses the die.
+    disagree = read_dice(frame, net=FixedNet({(430, 290): (5, NET_ACCEPT)}))
+    assert len(calls) == 1 and disagree.verdict is Verdict.UNREADABLE
+    calls.clear()
+    # The net sees no die there: whatever the colour reader said, the die would be refused; it is not asked.
+    no_die = read_dice(frame, net=FixedNet({(430, 290): (0, NET_NO_DIE)}))
+    assert calls == [] and no_die.verdict is Verdict.UNREADABLE
+    assert "where the net sees no die's top face" in no_die.reason
+
+
+def test_net_is_asked_once_per_candidate() -> None:
+    asked: list[tuple[float, float]] = []
+
+    class Counting(FixedNet):
+        def read(self, frame: np.ndarray, centres: Sequence[tuple[float, float]],
+                 die: float) -> tuple[NetRead, ...]:
+            asked.extend(centres)
+            return super().read(frame, centres, die)
+
+    r = read_dice(_yellow_three(), net=Counting({(430, 290): (3, NET_ACCEPT)}))
+    assert r.values == (4, 3)
+    assert asked and len(asked) == len(set(asked))
