@@ -163,12 +163,15 @@ def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead) 
     window takes in the whole die, is.
 
     The colour reader is the costly part of a frame's read (eight morphological maps per die), and is not
-    run where its answer cannot change the throw's verdict or where a third opinion adds nothing:
+    run where a third opinion adds nothing, where its answer could not change the verdict, or where the net
+    is sure there is no die at all:
     - the Lab reader and the net (`n`) agree, the net sure: the face has the surer one's confidence, as a die
       the net reads alone has the net's;
     - the net sees no die's top face (>= NET_NO_DIE) where the Lab reader found pips: _consult_net refuses
       any value read there, so the body is an unreadable die whatever the colour reader says;
-    - the net is sure there is no die (>= NET_NOT_A_DIE) where the Lab reader found nothing pip-like.
+    - the net is sure there is no die (>= NET_NOT_A_DIE) where the Lab reader found nothing pip-like: the
+      body stays pipless and is passed over, where pips the colour reader found would have made it an
+      unreadable die.
     Byler, held out, against the colour reader always run: the same reads, bar 4 more dice read (all right:
     Lab reads below MIN_CONFIDENCE that now carry the net's confidence), and 13% less time per 640x640
     photo (58.6 -> 51.1 ms); the simulated camera's verdicts over 240 throws of each kind are unchanged."""
