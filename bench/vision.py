@@ -43,7 +43,6 @@ import cv2
 
 from bench.peer_blobcluster import read_dice_peer
 from tests.vision import byler_data as byler
-from vision.dicenet import DiceNet, fold_of
 from vision.reader import MIN_CONFIDENCE, read_dice
 
 
@@ -68,12 +67,12 @@ def main() -> int:
     scores = {"ours": byler.Score(), "peer": byler.Score()}
     crop_times: dict[str, list[float]] = {"ours": [], "peer": []}
     repeat = max(1, args.repeat)
-    n_photos = byler.count()
+    held_out = byler.held_out(ours)
     for i, p in enumerate(photos):
         crop = p.image[80:560, :]
         # Scored: each photo read with the dice-net fold model that never saw it (held out). Timed: the product's
         # reader as shipped, with the model trained on every photo.
-        held_out = ours(p.image, expect=len(p.dice), net=DiceNet.fold(fold_of(p.index, n_photos)))
+        scored = held_out(p)
         for name in ("ours", "peer"):
             full: list[float] = []
             part: list[float] = []
@@ -88,7 +87,7 @@ def main() -> int:
                     read_dice_peer(crop, None)
                 part.append(time.perf_counter() - t0)
             if name == "ours":
-                r = held_out
+                r = scored
             times[name].append(statistics.median(full))
             crop_times[name].append(statistics.median(part))
             byler.score_photo(p, r, MIN_CONFIDENCE if name == "ours" else 0.0, scores[name])

@@ -179,7 +179,7 @@ def off_grid_reason(rel: F64, cells: NDArray[np.int64], n: int) -> str:
     c = cells.astype(np.float64)
     pitch = float(np.sqrt(abs(np.linalg.det(m))))
     resid = float(np.max(np.hypot(*(c @ m - rel).T))) / max(pitch, 1e-9)
-    if resid < MAX_RESID and _skew(rel, cells) > (SLANT_6 if n == 6 else SLANT):
+    if resid < MAX_RESID and _anisotropy(m) > (SLANT_6 if n == 6 else SLANT):
         return SLANT_REASON
     return "pips off the d6 grid"
 
@@ -191,9 +191,12 @@ def _skew(rel: F64, cells: NDArray[np.int64]) -> float:
     board edge shows it foreshortened along the tilt.
     """
     m = _affine(rel, cells)
-    if m is None:
-        return 1.0
-    # The singular values of the 2x2 map in closed form: numpy's general routines cost more than the fit.
+    return 1.0 if m is None else _anisotropy(m)
+
+
+def _anisotropy(m: F64) -> float:
+    """Ratio of the singular values of a 2x2 map, in closed form: numpy's general routines cost more than
+    the whole layout fit."""
     a, b, cc, d = float(m[0, 0]), float(m[0, 1]), float(m[1, 0]), float(m[1, 1])
     s1 = np.hypot(a + d, b - cc)
     s2 = np.hypot(a - d, b + cc)

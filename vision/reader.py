@@ -275,8 +275,6 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
             problems.append(face.reason)
             marks.append(len(face.pips))
     if dice or pipless:
-        if not outline_size:
-            outline_size = segment(frame, None).die_size
         _consult_net(reader, frame, outline_size, dice, problems, marks, pipless)
     # Reading order: top to bottom, then left to right, so "die 2" means the same die to a person.
     order = sorted(range(len(dice)), key=lambda i: (round(dice[i].center[1] / max(unit, 1.0)),
@@ -296,16 +294,10 @@ def _consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problem
     reads = net.read(frame, [d.center for d in dice + pipless], die)
     for i, (d, why, seen, n) in enumerate(zip(dice, problems, marks, reads, strict=False)):
         if d.value is not None:
-            if n.cocked >= NET_COCKED:
+            refusal = _net_refusal(d.value, n)
+            if refusal:
                 dice[i] = replace(d, value=None, confidence=0.0)
-                problems[i] = f"cocked: the net sees a leaning die (p {n.cocked:.2f})"
-            elif n.value is not None and n.value != d.value and n.confidence >= NET_VETO:
-                dice[i] = replace(d, value=None, confidence=0.0)
-                problems[i] = f"the pips read {d.value}, the net {n.value}"
-            elif n.probs[NO_DIE] >= NET_NO_DIE:
-                dice[i] = replace(d, value=None, confidence=0.0)
-                problems[i] = (f"the pips read {d.value} where the net sees no die's top face "
-                               f"(p {n.probs[NO_DIE]:.2f})")
+                problems[i] = refusal
         elif not any(h in why for h in HARD_REASONS) and (
                 _net_sure(n, NET_ACCEPT)
                 or (n.value == seen and any(c in why for c in COUNT_STANDS) and _net_sure(n, NET_AGREE))):
@@ -320,6 +312,17 @@ def _consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problem
         elif n.value is None and n.cocked >= NET_ACCEPT:
             dice.append(replace(d, value=None, confidence=0.0))
             problems.append(f"cocked: the net sees a leaning die (p {n.cocked:.2f})")
+
+
+def _net_refusal(value: int, n: NetRead) -> str:
+    """Why the net refuses a pip read of `value` ("" when it does not)."""
+    if n.cocked >= NET_COCKED:
+        return f"cocked: the net sees a leaning die (p {n.cocked:.2f})"
+    if n.value is not None and n.value != value and n.confidence >= NET_VETO:
+        return f"the pips read {value}, the net {n.value}"
+    if n.probs[NO_DIE] >= NET_NO_DIE:
+        return f"the pips read {value} where the net sees no die's top face (p {n.probs[NO_DIE]:.2f})"
+    return ""
 
 
 def _net_sure(n: NetRead, at: float) -> bool:
