@@ -11,22 +11,27 @@ of dice expected: the reader's slowest case (the body-first pass always runs).
 Scored held out: each photo is read with the dice-net fold model that never saw it (vision/dicenet.py);
 timed with the shipped model, as the product runs.
 
-Measured (2026-11-25, 2-core machine otherwise idle, R=3, 40 sim seeds; 2m27s): ours 99.63% of 1,635
+Measured (2026-11-25, 2-core machine otherwise idle, R=3, 40 sim seeds; 2m35s): ours 99.63% of 1,635
 accepted dice right (99.39% against the labels as published; byler_data.ERRATA lists the 4 corrected),
-coverage 91.09% (white 96.46%, coloured 93.83%, dark 85.92%); the peer 37.71% of 525, coverage 29.25% (11.0%
-of all dice read right). Time: ours 51.1 ms per 640x640 frame and 36.1 ms per 640x480 crop, the peer 1.7 and
-1.3 ms in the same run: peer/ours 0.03x. The body-first colour reader (vision/colourpips.py: eight
-morphological maps per die), the pip passes and the net (~1.5 ms per candidate) are the cost. The product
+coverage 91.09% (white 96.46%, coloured 93.83%, dark 85.92%); the peer 19.43% of 1,184 accepted (12.8% of all
+dice read right), its lean variant 37.71% of 525 (11.0%). Time per 640x640 photo / 640x480 crop: ours 41.5 /
+30.5 ms, the peer 15.8 / 11.7 ms (peer/ours 0.38x), the lean variant 1.6 / 1.3 ms. Ours reads seven dice a
+photo on average, uncalibrated: four pip passes, the body-first colour reader (vision/colourpips.py: eight
+morphological maps per die) and the net (ONNX Runtime, ~0.55 ms per candidate) are the cost. The product
 path (simulated camera, calibrated, two dice, 40 seeds x 4 kinds): ours 156/160 verdicts right, no wrong ok,
-median 8.7 ms per frame (mean 35.0 ms: frames where the grey pip-first pass does not find both dice read the
-other planes and the bodies); the peer 62/160 right with 19 wrong oks, 4.0 ms: peer/ours 0.46x. Targets:
-< 15 ms per frame met on the product path's median only; 2x faster than the peer not met. (The issue quotes
-~20 ms per 640x480 frame for the recipe as published; this re-implementation, with no median blur and a
-numpy DBSCAN, is an order of magnitude faster than that on this machine.)
-The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe: dark
-round blobs by SimpleBlobDetector, grouped by DBSCAN, pips counted per cluster; it has no notion of
-confidence, so all its values count as accepted. Scoring is tests/vision/byler_data.py's, shared with
-the tests.
+median 6.5 ms per frame (mean 28.2 ms, 90th percentile 66.0 ms: cocked and stacked throws read the other
+planes and every die-sized body); the peer 69/160 right with 66 wrong oks at 15.5 ms (peer/ours 2.39x), the
+lean variant 62/160 with 19 wrong oks at 3.9 ms. Targets: 2x faster than the peer met on the product path's
+median frame, not on the photos; < 15 ms per 640x480 read met on the product path's ok and off-board
+throws, not its cocked and stacked ones nor the photos.
+
+The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
+a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
+DBSCAN at 40 px, pips counted per cluster; it has no notion of confidence, so all its values count as
+accepted. Its 12.8% of the dice right is the issue's 12%; the issue's ~20 ms per frame was measured
+elsewhere, this machine runs it at 11.7 ms. The lean variant (no blur, smaller blobs, eps from the blob
+size) is ours, faster and no more accurate, printed so that neither peer flatters the ratio. Scoring is
+tests/vision/byler_data.py's, shared with the tests.
 """
 
 from __future__ import annotations
@@ -35,15 +40,22 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2
+import numpy as np
+from numpy.typing import NDArray
 
-from bench.peer_blobcluster import read_dice_peer
+from bench.peer_blobcluster import read_dice_lean, read_dice_peer
 from tests.vision import byler_data as byler
 from vision.reader import MIN_CONFIDENCE, read_dice
+from vision.reading import DiceReading, Verdict
+
+Reader = Callable[[NDArray[np.uint8], int | None], DiceReading]
+PEERS: dict[str, Reader] = {"peer": read_dice_peer, "lean peer": read_dice_lean}
 
 
 def main() -> int:
@@ -53,7 +65,6 @@ def main() -> int:
     ap.add_argument("--sim-seeds", type=int, default=10,
                     help="simulated-camera throws per kind for the product-path timing (0: skip it)")
     args = ap.parse_args()
-    ours = read_dice
     if not byler.available():
         print(byler.SKIP_REASON)
         return 1
@@ -62,52 +73,50 @@ def main() -> int:
     as_labelled = list(byler.photos(corrected=False))
     if args.limit:
         photos, as_labelled = photos[: args.limit], as_labelled[: args.limit]
+    readers: dict[str, Reader] = {"ours": lambda f, e: read_dice(f, expect=e), **PEERS}
     ours_as_labelled = byler.Score()
-    times: dict[str, list[float]] = {"ours": [], "peer": []}
-    scores = {"ours": byler.Score(), "peer": byler.Score()}
-    crop_times: dict[str, list[float]] = {"ours": [], "peer": []}
+    times: dict[str, list[float]] = {name: [] for name in readers}
+    crop_times: dict[str, list[float]] = {name: [] for name in readers}
+    scores = {name: byler.Score() for name in readers}
     repeat = max(1, args.repeat)
-    held_out = byler.held_out(ours)
+    held_out = byler.held_out(read_dice)
+    read_dice(photos[0].image, expect=2)  # first-call set-up (OpenCV's Lab tables, the net's session) untimed
     for i, p in enumerate(photos):
         crop = p.image[80:560, :]
-        # Scored: each photo read with the dice-net fold model that never saw it (held out). Timed: the product's
-        # reader as shipped, with the model trained on every photo.
-        scored = held_out(p)
-        for name in ("ours", "peer"):
+        for name, read in readers.items():
             full: list[float] = []
             part: list[float] = []
             for _ in range(repeat):
                 t0 = time.perf_counter()
-                r = ours(p.image, expect=len(p.dice)) if name == "ours" else read_dice_peer(p.image, len(p.dice))
+                r = read(p.image, len(p.dice))
                 full.append(time.perf_counter() - t0)
                 t0 = time.perf_counter()
-                if name == "ours":
-                    ours(crop, expect=None)
-                else:
-                    read_dice_peer(crop, None)
+                read(crop, None)
                 part.append(time.perf_counter() - t0)
-            if name == "ours":
-                r = scored
             times[name].append(statistics.median(full))
             crop_times[name].append(statistics.median(part))
-            byler.score_photo(p, r, MIN_CONFIDENCE if name == "ours" else 0.0, scores[name])
             if name == "ours":
+                # Scored: each photo read with the dice-net fold model that never saw it (held out). Timed
+                # above: the product's reader as shipped, with the model trained on every photo.
+                r = held_out(p)
                 byler.score_photo(as_labelled[i], r, MIN_CONFIDENCE, ours_as_labelled)
+            byler.score_photo(p, r, MIN_CONFIDENCE if name == "ours" else 0.0, scores[name])
     a = ours_as_labelled.overall
     print(f"(against the labels as published, without tests/vision/byler_data.ERRATA's {len(byler.ERRATA)} "
           f"corrections: ours {a.accuracy:.2%} ({a.correct}/{a.accepted}) among accepted dice)")
-    for name in ("ours", "peer"):
+    for name in readers:
         print(byler.report(scores[name], name))
         t, c = times[name], crop_times[name]
         print(f"  time per 640x640 frame: median {1000 * statistics.median(t):.1f} ms, mean "
-              f"{1000 * statistics.mean(t):.1f} ms; per 640x480 crop: median {1000 * statistics.median(c):.1f} ms")
-    ratio = statistics.median(times["peer"]) / statistics.median(times["ours"])
-    crop_ratio = statistics.median(crop_times["peer"]) / statistics.median(crop_times["ours"])
-    print(f"speed ratio peer/ours (median per frame): {ratio:.2f}x 640x640, {crop_ratio:.2f}x 640x480 "
-          f"({'ours faster' if ratio > 1 else 'ours slower'})")
-    o, q = scores["ours"].overall, scores["peer"].overall
-    print(f"correct dice: ours {o.correct}/{o.labelled} ({o.correct / o.labelled:.1%}), "
-          f"peer {q.correct}/{q.labelled} ({q.correct / q.labelled:.1%})")
+              f"{1000 * statistics.mean(t):.1f} ms; per 640x480 crop: median {1000 * statistics.median(c):.1f} ms, "
+              f"mean {1000 * statistics.mean(c):.1f} ms")
+    for name in PEERS:
+        ratio = statistics.median(times[name]) / statistics.median(times["ours"])
+        crop_ratio = statistics.median(crop_times[name]) / statistics.median(crop_times["ours"])
+        print(f"speed ratio {name}/ours (median per frame): {ratio:.2f}x 640x640, {crop_ratio:.2f}x 640x480 "
+              f"({'ours faster' if crop_ratio > 1 else 'ours slower'} on 640x480)")
+    print("correct dice: " + ", ".join(f"{name} {s.overall.correct}/{s.overall.labelled} "
+                                       f"({s.overall.correct / s.overall.labelled:.1%})" for name, s in scores.items()))
     if args.sim_seeds:
         product_path(args.sim_seeds, repeat)
     return 0
@@ -115,13 +124,13 @@ def main() -> int:
 
 def product_path(seeds: int, repeat: int) -> None:
     """The product's own read: a 640x480 frame of the simulated camera at rest, calibrated, two dice
-    expected, for each kind of throw; both readers on the same frames, interleaved."""
+    expected, for each kind of throw; all readers on the same frames, interleaved."""
     from hardware.simcam import SimulatedCamera
-    from vision.reading import Verdict
 
-    times: dict[str, list[float]] = {"ours": [], "peer": []}
-    right = {"ours": 0, "peer": 0}
-    wrong_ok = {"ours": 0, "peer": 0}
+    names = ["ours", *PEERS]
+    times: dict[str, list[float]] = {name: [] for name in names}
+    right = dict.fromkeys(names, 0)
+    wrong_ok = dict.fromkeys(names, 0)
     n = 0
     for kind in ("ok", "off_board", "cocked", "stacked"):
         for seed in range(1, seeds + 1):
@@ -130,11 +139,11 @@ def product_path(seeds: int, repeat: int) -> None:
             cal = cam.calibration()
             (truth,) = cam.throws
             n += 1
-            for name in ("ours", "peer"):
+            for name in names:
                 ts = []
                 for _ in range(repeat):
                     t0 = time.perf_counter()
-                    r = read_dice(frame, calibration=cal, expect=2) if name == "ours" else read_dice_peer(frame, 2)
+                    r = read_dice(frame, calibration=cal, expect=2) if name == "ours" else PEERS[name](frame, 2)
                     ts.append(time.perf_counter() - t0)
                 times[name].append(statistics.median(ts))
                 values_right = sorted(r.values, key=str) == sorted(truth.values, key=str)
@@ -143,12 +152,14 @@ def product_path(seeds: int, repeat: int) -> None:
                 wrong_ok[name] += int(r.verdict is Verdict.OK and not (truth.verdict is Verdict.OK and values_right))
     print(f"product path (simulated camera 640x480, calibrated, 2 dice; ok / off-board / cocked / stacked x "
           f"{seeds} seeds = {n} throws):")
-    for name in ("ours", "peer"):
+    for name in names:
         t = times[name]
         print(f"  {name}: verdict (and values) right {right[name]}/{n}, wrong ok {wrong_ok[name]}; time per frame "
-              f"median {1000 * statistics.median(t):.1f} ms, mean {1000 * statistics.mean(t):.1f} ms")
-    ratio = statistics.median(times["peer"]) / statistics.median(times["ours"])
-    print(f"  speed ratio peer/ours (median per frame): {ratio:.2f}x")
+              f"median {1000 * statistics.median(t):.1f} ms, mean {1000 * statistics.mean(t):.1f} ms, "
+              f"90th percentile {1000 * float(np.percentile(t, 90)):.1f} ms")
+    for name in PEERS:
+        ratio = statistics.median(times[name]) / statistics.median(times["ours"])
+        print(f"  speed ratio {name}/ours (median per frame): {ratio:.2f}x")
 
 
 if __name__ == "__main__":

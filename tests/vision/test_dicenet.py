@@ -106,6 +106,31 @@ def test_missing_model_file_is_a_clear_error(tmp_path: object) -> None:
         DiceNet.fold(7)
 
 
+def test_runtimes_agree_on_rendered_dice() -> None:
+    """ONNX Runtime (the default where installed) and OpenCV's DNN module (the fallback) give the same
+    probabilities for the same crops: the thresholds in vision/reader.py hold whichever runs."""
+    pytest.importorskip("onnxruntime")
+    frame = render([DieSpec(v, (60 + 90 * v, 240), size=40, angle=11.0 * v) for v in range(1, 7)], seed=3)
+    batch = crops(frame, [(60.0 + 90 * v, 240.0) for v in range(0, 8)], 40.0)  # six dice, two empty spots
+    ort = DiceNet(MODEL_DIR / "dicenet.onnx", "onnxruntime").probabilities(batch)
+    ocv = DiceNet(MODEL_DIR / "dicenet.onnx", "opencv").probabilities(batch)
+    assert ort.shape == ocv.shape == (8, N_CLASSES)
+    assert np.abs(ort - ocv).max() < 1e-4
+    assert [int(k) for k in ort.argmax(axis=1)[1:7]] == [1, 2, 3, 4, 5, 6]
+
+
+def test_auto_runtime_and_unknown_runtime() -> None:
+    try:
+        import onnxruntime  # noqa: F401
+
+        expected = "onnxruntime"
+    except ImportError:
+        expected = "opencv"
+    assert DiceNet(MODEL_DIR / "dicenet.onnx").runtime == expected
+    with pytest.raises(ValueError, match="unknown dice net runtime 'tflite'"):
+        DiceNet(MODEL_DIR / "dicenet.onnx", "tflite")  # type: ignore[arg-type]
+
+
 # Dice of colours the pip-first pass does not handle (light pips on coloured or dark bodies), drawn by the
 # tests' own renderer, which the net never trained on.
 COLOURED = [((40, 150, 30), (235, 235, 235)), ((150, 40, 120), (240, 240, 240)), ((30, 30, 30), (230, 230, 230)),
