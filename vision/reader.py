@@ -61,6 +61,13 @@ COUNT_STANDS = ("a mark on the face that is not a pip", "a pip-like mark where t
 # held-out Byler folds (flat dice only) the fold models give 0.3 or more to 1 of 1,795 real dice; on the
 # simulated camera's leaning dice (a renderer they never saw) to 62-85 of 100, and to none of its flat dice.
 NET_COCKED = 0.3
+# Probability the net must give a pip read's value for the read to stand: the pip readers count the marks
+# they see, and a die partly covered (a hand, a house, a card over it) shows fewer pips in a legal layout
+# (a 2's one visible pip, a 6's one row), which they read as another face; the net, seeing the crop as a
+# whole, does not back such a read. Held out on Byler, 1 of 1,200 pip reads that stood had P(value) < 0.5
+# (a wrong one) and none of 684 on the simulated camera had less than 0.6; on rendered dice partly covered,
+# calibrated, it refuses 8 of the 9 wrong `ok`s in 300 throws (tests/vision/test_dicenet.py, docs/vision.md).
+NET_SUPPORT = 0.5
 # Probability of "no die's top face centred here" beyond which a pip read is refused: pips of a side face,
 # of a die below another, read as a face.
 NET_NO_DIE = 0.7
@@ -286,11 +293,12 @@ def _consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problem
                  pipless: list[Die]) -> None:
     """The net's say on every die found (in place).
 
-    A pip read is refused when the net calls the die cocked, confidently reads another value, or sees no
-    die's top face there. A die the pip readers could not read for no physical reason takes the net's value
-    when the net is sure of it (or fairly sure, and it is the number of pip-like marks the pip readers
-    counted) and not of a leaning die. A pipless body becomes a die when the net is fairly sure of its
-    value, and a cocked (unreadable) die when the net is sure it leans."""
+    A pip read is refused when the net calls the die cocked, confidently reads another value, sees no
+    die's top face there, or does not back the value read (NET_SUPPORT: a die partly covered). A die the
+    pip readers could not read for no physical reason takes the net's value when the net is sure of it (or
+    fairly sure, and it is the number of pip-like marks the pip readers counted) and not of a leaning die.
+    A pipless body becomes a die when the net is fairly sure of its value, and a cocked (unreadable) die
+    when the net is sure it leans."""
     reads = net.read(frame, [d.center for d in dice + pipless], die)
     for i, (d, why, seen, n) in enumerate(zip(dice, problems, marks, reads, strict=False)):
         if d.value is not None:
@@ -322,6 +330,8 @@ def _net_refusal(value: int, n: NetRead) -> str:
         return f"the pips read {value}, the net {n.value}"
     if n.probs[NO_DIE] >= NET_NO_DIE:
         return f"the pips read {value} where the net sees no die's top face (p {n.probs[NO_DIE]:.2f})"
+    if n.probs[value] < NET_SUPPORT:
+        return f"the pips read {value}, the net gives it p {n.probs[value]:.2f}: a die partly covered or misread"
     return ""
 
 

@@ -93,3 +93,16 @@ def motion_blur(frame: NDArray[np.uint8], length: int, angle: float = 20.0) -> N
     k = cv2.warpAffine(k, rot, (length, length))
     k /= k.sum()
     return np.asarray(cv2.filter2D(frame, -1, k), dtype=np.uint8)
+
+
+def cover(frame: NDArray[np.uint8], centre: tuple[float, float], size: float, share: float, side: int,
+          colour: tuple[int, int, int]) -> None:
+    """Lay a flat object (a house, a card, a finger) over `share` of the die at `centre`, in place: an
+    axis-aligned block from the right (side 0), left (1), bottom (2) or top (3), reaching past the die."""
+    cx, cy = centre
+    cut = size / 2 - share * size  # the block's edge, from the die's centre towards the covered side
+    x0, y0, x1, y1 = {0: (cx + cut, cy - 1.5 * size, cx + cut + 2 * size, cy + 1.5 * size),
+                      1: (cx - cut - 2 * size, cy - 1.5 * size, cx - cut, cy + 1.5 * size),
+                      2: (cx - 1.5 * size, cy + cut, cx + 1.5 * size, cy + cut + 2 * size),
+                      3: (cx - 1.5 * size, cy - cut - 2 * size, cx + 1.5 * size, cy - cut)}[side]
+    cv2.rectangle(frame, (int(x0), int(y0)), (int(x1), int(y1)), colour, -1)

@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.render import DieSpec, render
+from calibration.model import Calibration
+from tests.vision.render import DieSpec, cover, render
 from vision import Verdict, read_dice
 from vision.dicenet import (
     COCKED,
@@ -30,7 +31,7 @@ from vision.dicenet import (
     metadata,
     to_input,
 )
-from vision.reader import NET_ACCEPT, NET_ACCEPT_BODY, NET_AGREE, NET_COCKED, NET_NO_DIE, NET_VETO
+from vision.reader import NET_ACCEPT, NET_ACCEPT_BODY, NET_AGREE, NET_COCKED, NET_NO_DIE, NET_SUPPORT, NET_VETO
 
 
 def test_crop_is_centred_and_scaled_by_die_size() -> None:
@@ -157,22 +158,31 @@ def test_net_says_no_die_on_empty_board_and_between_dice() -> None:
     assert all(r.value is None for r in reads), reads
 
 
-class FixedNet(DiceNet):
-    """A stand-in net whose answers the test fixes: (class, probability) near given points (class 0 no die,
-    1..6 a value, COCKED), and "no die" at 0.5 elsewhere; the rest of the probability is spread evenly."""
+Answer = tuple[int, float] | dict[int, float]
 
-    def __init__(self, answers: dict[tuple[float, float], tuple[int, float]]) -> None:
+
+class FixedNet(DiceNet):
+    """A stand-in net whose answers the test fixes: (class, probability), or {class: probability, ...}, near
+    given points (class 0 no die, 1..6 a value, COCKED), and "no die" at 0.5 elsewhere; the rest of the
+    probability is spread evenly over the other classes."""
+
+    def __init__(self, answers: dict[tuple[float, float], Answer]) -> None:
         self.answers = answers
 
     def read(self, frame: np.ndarray, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]:
         out = []
         for c in centres:
-            k, p = next((a for xy, a in self.answers.items() if np.hypot(c[0] - xy[0], c[1] - xy[1]) < die),
-                        (0, 0.5))
-            probs = [(1.0 - p) / (N_CLASSES - 1)] * N_CLASSES
-            probs[k] = p
-            out.append(NetRead.of(tuple(probs)))
+            a = next((a for xy, a in self.answers.items() if np.hypot(c[0] - xy[0], c[1] - xy[1]) < die), (0, 0.5))
+            fixed = dict([a]) if isinstance(a, tuple) else a
+            rest = (1.0 - sum(fixed.values())) / (N_CLASSES - len(fixed))
+            out.append(NetRead.of(tuple(fixed.get(k, rest) for k in range(N_CLASSES))))
         return tuple(out)
+
+
+# The net backing the pips' read of the white 4 at (200, 200) that most scenes here have (NET_SUPPORT), and of
+# both dice of _two_white: the tests about the other die need the first one to stand.
+BACK_4 = {(200.0, 200.0): (4, 0.95)}
+TWO_WHITE = {(200.0, 200.0): (3, 0.95), (430.0, 290.0): (5, 0.95)}
 
 
 def _two_white(a: int = 3, b: int = 5) -> np.ndarray:
@@ -185,23 +195,55 @@ def test_pip_read_the_net_confidently_contradicts_is_refused() -> None:
     assert "the pips read 3, the net 6" in r.reason
 
 
-def test_net_below_veto_or_agreeing_leaves_the_pip_read() -> None:
-    assert read_dice(_two_white(), net=FixedNet({(200, 200): (6, NET_VETO - 0.05)})).values == (3, 5)
-    # "no die's top face here" below NET_NO_DIE leaves the pip read
-    assert read_dice(_two_white(), net=FixedNet({(200, 200): (0, NET_NO_DIE - 0.05)})).values == (3, 5)
+def test_net_backing_the_pip_read_leaves_it_and_not_backing_it_refuses() -> None:
+    """NET_SUPPORT: a die partly covered shows fewer pips, in a legal layout the pips read; the net does not
+    back that value."""
+    backed = read_dice(_two_white(), net=FixedNet({**TWO_WHITE, (200, 200): (3, NET_SUPPORT)}))
+    assert backed.verdict is Verdict.OK and backed.values == (3, 5)
+    doubted = read_dice(_two_white(), net=FixedNet({**TWO_WHITE, (200, 200): {3: NET_SUPPORT - 0.05, 6: 0.5}}))
+    assert doubted.verdict is Verdict.UNREADABLE
+    assert doubted.reason == ("die 1 unreadable: the pips read 3, the net gives it p 0.45: "
+                              "a die partly covered or misread")
+    # Another value below NET_VETO, or "no die's top face here" below NET_NO_DIE, beside a backed read: it stands.
+    assert read_dice(_two_white(), net=FixedNet({**TWO_WHITE, (200, 200): {3: NET_SUPPORT, 6: 0.45}})).values == (3, 5)
+    assert read_dice(_two_white(), net=FixedNet({**TWO_WHITE, (200, 200): {3: NET_SUPPORT, 0: 0.45}})).values == (3, 5)
+
+
+def test_partly_covered_dice_are_not_read_as_a_smaller_face() -> None:
+    """A die partly under something (a house, a hotel, a card, a finger): calibrated, as the product reads,
+    over 300 seeded scenes with the shipped net. Before NET_SUPPORT 9 of them were a wrong `ok` (a 2 with one
+    pip hidden read as a 1, a 4 or 5 as a 1); one is left, a 4 with its lower row hidden, both halves of a
+    pip pair showing as a 2 the net backs at 0.52 (docs/vision.md, known limits)."""
+    rng = np.random.default_rng(0)
+    c = Calibration(image_size=(640, 480), board_polygon=((0.0, 0.0), (640.0, 0.0), (640.0, 480.0), (0.0, 480.0)),
+                    die_size_px=40.0)
+    colours = [(245, 245, 245), (40, 140, 40), (40, 40, 190), (120, 150, 200), (40, 40, 40)]
+    wrong, ones = [], 0
+    for seed in range(300):
+        v, w = int(rng.integers(1, 7)), int(rng.integers(1, 7))
+        angle, share = float(rng.uniform(0, 90)), float(rng.uniform(0.2, 0.6))
+        side, colour = int(rng.integers(0, 4)), colours[int(rng.integers(0, 5))]
+        frame = render([DieSpec(v, (220, 200), angle=angle), DieSpec(w, (420, 300), angle=angle + 31)], seed=seed)
+        cover(frame, (220, 200), 40.0, share, side, colour)
+        r = read_dice(frame, c, expect=2)
+        if r.verdict is Verdict.OK and sorted(r.values) != sorted([v, w]):  # type: ignore[type-var]
+            wrong.append((seed, v, w, r.values))
+        ones += int(r.verdict is Verdict.OK and 1 in r.values and 1 not in (v, w))
+    assert ones == 0
+    assert len(wrong) <= 1, wrong
 
 
 def test_pip_read_where_the_net_sees_no_die_is_refused() -> None:
-    r = read_dice(_two_white(), net=FixedNet({(430, 290): (0, NET_NO_DIE)}))
+    r = read_dice(_two_white(), net=FixedNet({**TWO_WHITE, (430, 290): (0, NET_NO_DIE)}))
     assert r.verdict is Verdict.UNREADABLE
     assert r.reason.startswith("die 2 unreadable: the pips read 5 where the net sees no die's top face")
 
 
 def test_pip_read_the_net_calls_cocked_is_refused() -> None:
-    r = read_dice(_two_white(), net=FixedNet({(200, 200): (COCKED, NET_COCKED)}))
+    r = read_dice(_two_white(), net=FixedNet({**TWO_WHITE, (200, 200): (COCKED, NET_COCKED)}))
     assert r.verdict is Verdict.UNREADABLE
     assert r.reason.startswith("die 1 unreadable: cocked: the net sees a leaning die")
-    below = read_dice(_two_white(), net=FixedNet({(200, 200): (COCKED, NET_COCKED - 0.05)}))
+    below = read_dice(_two_white(), net=FixedNet({**TWO_WHITE, (200, 200): {3: 0.7, COCKED: NET_COCKED - 0.05}}))
     assert below.verdict is Verdict.OK and below.values == (3, 5)
 
 
@@ -209,11 +251,11 @@ def test_net_reads_a_die_the_pips_cannot() -> None:
     # A green die with light pips drawn faintly: to the pip readers a die-sized body with no pip-like mark.
     frame = render([DieSpec(4, (200, 200), angle=10), DieSpec(2, (430, 290), angle=35, body=(60, 140, 60),
                                                               pip=(70, 150, 70))], seed=9)
-    alone = read_dice(frame, net=FixedNet({}))  # the pip readers alone (the stand-in net is never sure)
+    alone = read_dice(frame, net=FixedNet(BACK_4))  # the pip readers alone (the stand-in is not sure of the 2)
     assert alone.verdict is Verdict.UNREADABLE
-    sure = read_dice(frame, net=FixedNet({(430, 290): (2, NET_ACCEPT_BODY)}))
+    sure = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (2, NET_ACCEPT_BODY)}))
     assert sure.verdict is Verdict.OK and sorted(sure.values) == [2, 4]  # type: ignore[type-var]
-    unsure = read_dice(frame, net=FixedNet({(430, 290): (2, NET_ACCEPT_BODY - 0.05)}))
+    unsure = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (2, NET_ACCEPT_BODY - 0.05)}))
     assert unsure.verdict is Verdict.UNREADABLE
 
 
@@ -227,20 +269,20 @@ def _three_with_blot() -> np.ndarray:
 
 def test_net_agreeing_with_the_pip_count_reads_a_refused_face() -> None:
     frame = _three_with_blot()
-    alone = read_dice(frame, net=FixedNet({}))
+    alone = read_dice(frame, net=FixedNet(BACK_4))
     assert alone.verdict is Verdict.UNREADABLE and "a pip-like mark where the layout has none" in alone.reason
-    agree = read_dice(frame, net=FixedNet({(430, 290): (3, NET_AGREE)}))
+    agree = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (3, NET_AGREE)}))
     assert agree.verdict is Verdict.OK and agree.values == (4, 3)
-    below = read_dice(frame, net=FixedNet({(430, 290): (3, NET_AGREE - 0.05)}))
+    below = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (3, NET_AGREE - 0.05)}))
     assert below.verdict is Verdict.UNREADABLE
 
 
 def test_net_disagreeing_with_the_pip_count_needs_to_be_sure() -> None:
     frame = _three_with_blot()
     # 4 is not the 3 marks counted: fairly sure is not enough, sure is.
-    fairly = read_dice(frame, net=FixedNet({(430, 290): (4, NET_ACCEPT - 0.05)}))
+    fairly = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (4, NET_ACCEPT - 0.05)}))
     assert fairly.verdict is Verdict.UNREADABLE
-    sure = read_dice(frame, net=FixedNet({(430, 290): (4, NET_ACCEPT)}))
+    sure = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (4, NET_ACCEPT)}))
     assert sure.verdict is Verdict.OK and sure.values == (4, 4)
 
 
@@ -266,17 +308,17 @@ def test_net_value_is_not_taken_for_a_die_it_may_see_leaning() -> None:
                 out.append(r)
             return tuple(out)
 
-    r = read_dice(frame, net=SureButLeaning({}))
-    assert r.verdict is Verdict.UNREADABLE
+    r = read_dice(frame, net=SureButLeaning(BACK_4))
+    assert r.verdict is Verdict.UNREADABLE and r.values == (4,)  # the 2 not taken: the body stays no die
 
 
 def test_pipless_body_the_net_sees_leaning_is_a_cocked_die() -> None:
     frame = render([DieSpec(4, (200, 200), angle=10)], seed=13)
     # A die-sized body with no pips at all (a die seen edge-on, its faces too oblique to show pips).
     cv2.rectangle(frame, (412, 272), (448, 308), (120, 126, 130), -1)
-    without = read_dice(frame, net=FixedNet({}))
+    without = read_dice(frame, net=FixedNet(BACK_4))
     assert without.verdict is Verdict.UNREADABLE and without.reason == "found 1 dice, expected 2"
-    r = read_dice(frame, net=FixedNet({(430, 290): (COCKED, NET_ACCEPT)}))
+    r = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (COCKED, NET_ACCEPT)}))
     assert r.verdict is Verdict.UNREADABLE
     assert r.reason.startswith("die 2 unreadable: cocked: the net sees a leaning die")
     assert r.values == (4, None)
@@ -287,9 +329,9 @@ def test_count_agreement_does_not_read_a_face_refused_for_its_geometry() -> None
     # leaning die's top face fails); the net agreeing on 4 is not enough (vision.reader.COUNT_STANDS).
     frame = render([DieSpec(4, (200, 200), angle=10), DieSpec(3, (430, 290))], seed=9)
     cv2.line(frame, (418, 300), (424, 306), (30, 30, 30), 2)
-    alone = read_dice(frame, net=FixedNet({}))
+    alone = read_dice(frame, net=FixedNet(BACK_4))
     assert alone.verdict is Verdict.UNREADABLE and "pips do not form a d6 layout" in alone.reason
-    r = read_dice(frame, net=FixedNet({(430, 290): (4, NET_ACCEPT - 0.05)}))
+    r = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (4, NET_ACCEPT - 0.05)}))
     assert r.verdict is Verdict.UNREADABLE and "pips do not form a d6 layout" in r.reason
 
 
@@ -311,17 +353,17 @@ def test_colour_reader_is_skipped_where_the_lab_reader_and_the_net_agree(monkeyp
 
     monkeypatch.setattr(reader, "read_colour_face", counted)
     frame = _yellow_three()
-    unsure = read_dice(frame, net=FixedNet({}))
+    unsure = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (3, NET_SUPPORT)}))
     assert unsure.verdict is Verdict.OK and unsure.values == (4, 3) and len(calls) == 1
     calls.clear()
-    agree = read_dice(frame, net=FixedNet({(430, 290): (3, NET_ACCEPT)}))
+    agree = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (3, NET_ACCEPT)}))
     assert agree.verdict is Verdict.OK and agree.values == (4, 3) and calls == []
     # The net sure of another value: the colour reader is asked, and the net's veto still refuses the die.
-    disagree = read_dice(frame, net=FixedNet({(430, 290): (5, NET_ACCEPT)}))
+    disagree = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (5, NET_ACCEPT)}))
     assert len(calls) == 1 and disagree.verdict is Verdict.UNREADABLE
     calls.clear()
     # The net sees no die there: whatever the colour reader said, the die would be refused; it is not asked.
-    no_die = read_dice(frame, net=FixedNet({(430, 290): (0, NET_NO_DIE)}))
+    no_die = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (0, NET_NO_DIE)}))
     assert calls == [] and no_die.verdict is Verdict.UNREADABLE
     assert "where the net sees no die's top face" in no_die.reason
 
@@ -335,6 +377,6 @@ def test_net_is_asked_once_per_candidate() -> None:
             asked.extend(centres)
             return super().read(frame, centres, die)
 
-    r = read_dice(_yellow_three(), net=Counting({(430, 290): (3, NET_ACCEPT)}))
+    r = read_dice(_yellow_three(), net=Counting({**BACK_4, (430, 290): (3, NET_ACCEPT)}))
     assert r.values == (4, 3)
     assert asked and len(asked) == len(set(asked))
