@@ -13,12 +13,13 @@ The models are trained by training/train.py (PyTorch, not a dependency of the pr
 ONNX files in vision/models/ with ONNX Runtime, on one thread; OpenCV's DNN module runs them where ONNX
 Runtime is not installed (it has no wheel for 32-bit ARM). Both give the same probabilities to within 1e-4
 (tests/vision/test_dicenet.py); ONNX Runtime takes 0.54 ms per crop where OpenCV takes 1.45 ms on this
-2-core machine, and the net is the largest single cost of a read. `dicenet.onnx` is the product's, trained on all the
-Byler photos; `dicenet-fold{k}.onnx` are the same recipe trained without fold k (a run of 50 consecutive
-photos), so the photo tests read each photo with a model that never saw it (`DiceNet.fold`) and their
-figures are held-out figures. The cocked class is learned from synthetic crops only (training/synth.py);
-the simulated camera's cocked dice, a renderer the net never saw, test it. vision/models/dicenet.json
-records how each model was made.
+2-core machine, and the net is the largest single cost of a read.
+
+`dicenet.onnx` is the product's, trained on all the Byler photos; `dicenet-fold{k}.onnx` are the same recipe
+trained without fold k (a run of 50 consecutive photos), so the photo tests read each photo with a model that
+never saw it (`DiceNet.fold`) and their figures are held-out figures. The cocked class is learned from
+synthetic crops only (training/synth.py); the simulated camera's cocked dice, a renderer the net never saw,
+test it. vision/models/dicenet.json records how each model was made.
 
 Pure from the caller's side: a BGR uint8 frame, centres and a die size in, frozen reads out. Loading is
 lazy and cached; one lock guards each model, as OpenCV's nets are not safe to share between threads.
@@ -74,13 +75,14 @@ def crops(frame: U8, centres: Sequence[tuple[float, float]], die: float, size: i
     Training cuts wider crops at the same pixel scale (size 72, window 2.25) to turn and shift them."""
     out = np.empty((len(centres), size, size, 3), np.uint8)
     scale = size / (window * die)  # crop pixels per frame pixel
+    src = frame
+    if scale < 0.67 and len(centres):
+        # Shrinking by more than ~1.5x with bilinear sampling aliases pips away: average the area first
+        # (once: every crop of the call has the same scale).
+        k = round(1.0 / scale)
+        src = np.asarray(cv2.blur(frame, (k, k)), dtype=np.uint8)
     for i, (cx, cy) in enumerate(centres):
         m = np.array([[scale, 0.0, size / 2 - scale * cx], [0.0, scale, size / 2 - scale * cy]], np.float64)
-        # Shrinking by more than ~1.5x with bilinear sampling aliases pips away: average the area first.
-        src = frame
-        if scale < 0.67:
-            k = 1.0 / scale
-            src = np.asarray(cv2.blur(frame, (round(k), round(k))), dtype=np.uint8)
         out[i] = cv2.warpAffine(src, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out
 

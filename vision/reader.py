@@ -328,6 +328,7 @@ def _net_refusal(value: int, n: NetRead) -> str:
         return f"cocked: the net sees a leaning die (p {n.cocked:.2f})"
     if n.value is not None and n.value != value and n.confidence >= NET_VETO:
         return f"the pips read {value}, the net {n.value}"
+    # (P(no die) >= NET_NO_DIE leaves the value under NET_SUPPORT too: asked first for its sharper reason.)
     if n.probs[NO_DIE] >= NET_NO_DIE:
         return f"the pips read {value} where the net sees no die's top face (p {n.probs[NO_DIE]:.2f})"
     if n.probs[value] < NET_SUPPORT:
