@@ -84,8 +84,12 @@ def _ker(side_px: float) -> U8:
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
 
 
-def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: float) -> Face:
-    """Read the die whose outline is the square `side` (pixels) at `center`, turned `angle` degrees."""
+def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: float,
+                     dark_pips: bool | None = None) -> Face:
+    """Read the die whose outline is the square `side` (pixels) at `center`, turned `angle` degrees.
+
+    `dark_pips`: where the dice's look is known (vision.look, from a calibration), only the maps of that
+    polarity (black-hats for dark pips, top-hats for light ones); None tries both."""
     win, amap = _window(bgr, center, side, angle)
     s = P / WINDOW  # the die's side in window pixels
     blobs = _die_blobs(win)
@@ -94,8 +98,9 @@ def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: f
     # The B, G, R and grey planes as one 4-channel image: each morphology and blur is one call for all four
     # (OpenCV filters every channel alone, so each plane's map is the same as filtering it by itself).
     bgrg = np.dstack([win, grey])
+    ops = {None: (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT), True: (cv2.MORPH_BLACKHAT,), False: (cv2.MORPH_TOPHAT,)}
     hats = [np.asarray(cv2.GaussianBlur(cv2.morphologyEx(bgrg, op, ker), (3, 3), 0.8), dtype=np.uint8)
-            for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT)]
+            for op in ops[dark_pips]]
     reads = []
     for i in range(4):
         for hat in hats:

@@ -22,6 +22,7 @@ from vision.colourpips import read_colour_face
 from vision.darkpips import SIDE_PER_G, LightFace, read_light_faces
 from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
+from vision.look import DieLook
 from vision.reading import DiceReading, Die, Verdict
 
 U8 = NDArray[np.uint8]
@@ -119,7 +120,7 @@ def _covered(xy: tuple[float, float], light: list[LightFace]) -> bool:
 
 
 def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float, light: list[LightFace],
-                     net: NetReader) -> list[tuple[Body, Face]]:
+                     net: NetReader, look: DieLook | None = None) -> list[tuple[Body, Face]]:
     todo: list[tuple[Body, Square, float, bool]] = []
     for b in seg_bodies:
         side = max(float(np.sqrt(b.area)), 0.5 * (b.size[0] + b.size[1]))
@@ -127,6 +128,8 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float, light:
             continue
         if _covered(b.center, light):
             continue  # already read from its pips: reading its body too (the costly part) would be wasted
+        if look is not None and look.unlike(frame, b.center, side, die):
+            continue  # not the colour of this table's dice: the board's letters, squares, tokens
         raw = (b.center, side, b.angle)
         split = b.split
         # The blob's outline is smoothed by morphology and may carry a shadow: re-find the die locally.
@@ -142,7 +145,7 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float, light:
         if b.overlap:
             face = Face(None, 0.0, "stacked or overlapping dice", (b.center,))
         else:
-            face = _read_body(frame, raw, (b.center, side, b.angle), split, n)
+            face = _read_body(frame, raw, (b.center, side, b.angle), split, n, look.dark_pips if look else None)
             w, h = b.size
             squarish = min(w, h) > 0 and max(w, h) / min(w, h) < 1.35
             if face.value in (2, 3) and not squarish:
@@ -160,7 +163,8 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float, light:
 Square = tuple[tuple[float, float], float, float]  # centre, side, angle (degrees)
 
 
-def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead) -> Face:
+def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead,
+               dark_pips: bool | None = None) -> Face:
     """A die's face from its body: pips in any colour channel (around the segmented blob: the colour
     reader finds the die's outline itself, and a tight outline that lost part of the die let it read 6s
     as 4s), else the Lab-contrast reader (around the tight outline). Two values read must agree.
@@ -189,7 +193,7 @@ def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead) 
         return replace(lab, confidence=max(lab.confidence, n.confidence))
     if n.probs[NO_DIE] >= (NET_NO_DIE if lab.value is not None or lab.pips else NET_NOT_A_DIE):
         return lab
-    col = read_colour_face(frame, *blob)
+    col = read_colour_face(frame, *blob, dark_pips=dark_pips)
     if col.value is not None and lab.value is not None and col.value != lab.value:
         return Face(None, 0.0, "the face's pips read two ways", col.pips)
     if col.value is not None:
@@ -244,7 +248,10 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     # single planes misread 2-7 faces, so they are not run). A face already found in an earlier plane wins.
     # Calibrated, once the grey pass has found the dice the throw should have at the calibrated size, they
     # are trusted to be all there is (as for the body-first pass below): the other planes are not read.
-    planes = () if _count_met(hint, expect, light) else (gray, frame[..., 2], frame[..., 1])
+    # With the dice's look calibrated as dark pips on a light body, light pips are something else's.
+    look = DieLook.of(calibration) if hint else None
+    planes = () if _count_met(hint, expect, light) or (look and look.dark_pips) else (gray, frame[..., 2],
+                                                                                      frame[..., 1])
     for plane in planes:
         more = read_light_faces(np.ascontiguousarray(255 - plane), hint / SIDE_PER_G if hint else None, None,
                                 cam.down if cam else None, ones=False)
@@ -270,7 +277,7 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         seg = segment(frame, hint)
         unit = unit or seg.die_size
         outline_size = seg.die_size
-        for body, face in _candidate_faces(frame, seg.bodies, seg.die_size, light, reader):
+        for body, face in _candidate_faces(frame, seg.bodies, seg.die_size, light, reader, look):
             if face.value is None and not face.pips:
                 # Nothing pip-like to the pip readers: a die-sized blob that may not be a die (a marker, a
                 # token, a stain); it counts only if the net reads a die there.

@@ -80,6 +80,11 @@ ERRATA: tuple[tuple[str, int, float, float, int], ...] = (
     ("IMG_20191209_095954.jpg", 2, 240.0, 338.0, 3),  # teal marbled die, three yellow pips on a diagonal
     ("IMG_20191209_100002.jpg", 2, 136.0, 361.0, 3),  # the same teal die, three yellow pips on a diagonal
     ("IMG_20191209_095439.jpg", 5, 332.0, 386.5, 4),  # dark die, four white pips in a square, no centre pip
+    # White die below and right of the photo's centre: five pips on the top face; the two rows of three
+    # above it are the side face the overhead camera sees edge-on (as every die there shows the side
+    # turned to the photo's centre). Found 2026-11-25; the shipped dice-net models were trained before
+    # (training takes these corrections), so they learned this one crop as a 6.
+    ("IMG_20191209_100722.jpg", 6, 433.3, 437.8, 5),
 )
 
 

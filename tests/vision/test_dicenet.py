@@ -347,9 +347,9 @@ def test_colour_reader_is_skipped_where_the_lab_reader_and_the_net_agree(monkeyp
 
     calls: list[object] = []
 
-    def counted(*args: object) -> object:
+    def counted(*args: object, **kw: object) -> object:
         calls.append(args[1])
-        return real(*args)  # type: ignore[arg-type]
+        return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(reader, "read_colour_face", counted)
     frame = _yellow_three()
