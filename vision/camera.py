@@ -73,14 +73,33 @@ class BoardCamera:
         img = cam @ self._k.T
         return np.asarray(img[:, :2] / img[:, 2:3], np.float64)
 
-    def down(self, top_xy: tuple[float, float]) -> tuple[float, float]:
-        """Image vector from a flat die's top-face centre to its bottom-face centre (the sides' extent)."""
+    def _under(self, top_xy: tuple[float, float]) -> F64:
+        """The board point under a flat die's top face seen at `top_xy`."""
         # The top face lies a die above the board; its image point over the board plane is off by the
-        # parallax, so step once: find where the top is, then the board point under it.
+        # parallax, so step a few times: find where the top is, then the board point under it.
         xy = self._to_board(np.array([top_xy]))[0]
         d = self.die_height
         for _ in range(3):
             top = self.project(np.array([[xy[0], xy[1], d]]))[0]
             xy = xy + (self._to_board(np.array([top_xy]))[0] - self._to_board(np.array([top]))[0])
+        return np.asarray(xy, np.float64)
+
+    def down(self, top_xy: tuple[float, float]) -> tuple[float, float]:
+        """Image vector from a flat die's top-face centre to its bottom-face centre (the sides' extent)."""
+        xy = self._under(top_xy)
+        d = self.die_height
         a = self.project(np.array([[xy[0], xy[1], d], [xy[0], xy[1], 0.0]]))
         return float(a[1, 0] - a[0, 0]), float(a[1, 1] - a[0, 1])
+
+    def level(self, top_xy: tuple[float, float]) -> F64:
+        """The 2x2 map taking image offsets on a flat die's top face at `top_xy` to the face seen from
+        straight above (determinant 1: it undoes the perspective's squash and shear, not the scale).
+
+        A flat die's pip grid seen obliquely is squashed along the line of sight; a leaning die's is
+        squashed further, across its tilt. Measured after this map, only the lean is left."""
+        xy = self._under(top_xy)
+        d, e = self.die_height, 0.05 * self.die_height
+        a = self.project(np.array([[xy[0], xy[1], d], [xy[0] + e, xy[1], d], [xy[0], xy[1] + e, d]]))
+        jac = np.stack([a[1] - a[0], a[2] - a[0]], axis=1) / e  # board step -> image step
+        inv = np.linalg.inv(jac)
+        return np.asarray(inv / math.sqrt(abs(float(np.linalg.det(inv)))), np.float64)

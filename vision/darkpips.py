@@ -136,10 +136,11 @@ SIDE_SLACK = 0.35
 SIDE_ELONG = 2.6
 
 Down = Callable[[tuple[float, float]], tuple[float, float]]
+Level = Callable[[tuple[float, float]], F64]
 
 
 def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
-                     down: Down | None = None, ones: bool = True) -> list[LightFace]:
+                     down: Down | None = None, ones: bool = True, level: Level | None = None) -> list[LightFace]:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any.
 
     `down` (from a calibrated camera, vision/camera.py): the image vector from a flat die's top-face
@@ -152,7 +153,7 @@ def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
     """
     pip_d = PIP_D_PER_G * g_known if g_known else min(gray.shape[:2]) / 80.0
     c, oval, resp = _all_spots(gray, pip_d, True)
-    faces = _proposals(gray, c, resp, g_known, _merged(c, oval))
+    faces = _proposals(gray, c, resp, g_known, _merged(c, oval), level)
     # Lone pips (1s) take the frame's pitch: calibrated, or the one of the faces already read, else (0)
     # each spot's own (see _ones).
     g_frame = float(np.median([f.g for f in faces])) if g_known is None and faces else g_known or 0.0
@@ -218,7 +219,7 @@ def _merged(c: Candidates, oval: Candidates) -> Candidates:
 
 
 def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
-               merged: Candidates | None = None) -> list[LightFace]:
+               merged: Candidates | None = None, level: Level | None = None) -> list[LightFace]:
     """Faces proposed by diagonal pairs of round spots. `merged` spots (see _merged) may fill a cell of
     a proposal's grid but neither propose a face nor spoil one: elongated marks are also letters and
     edges, which a face's other tests (empty cells, the lattice, the rim) still catch."""
@@ -271,13 +272,14 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
         if key in seen:
             continue
         seen.add(key)
-        face = _check(gray, c, resp, members, g_known)
+        face = _check(gray, c, resp, members, g_known, level)
         if face is not None:
             out.append(face)
     return out
 
 
-def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_known: float | None) -> LightFace | None:
+def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_known: float | None,
+           level: Level | None = None) -> LightFace | None:
     pts = c.xy[members]
     fit = fit_layout(pts, with_skew=False)
     if fit.value is None or fit.value != len(members):
@@ -317,8 +319,11 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
     # A 6 may have a skewed grid (MAX_SKEW_6) when its rows of three are squeezed by design; squeezed the
     # other way (its two rows closer together) it is a die tilted across them: cocked (the simulated
     # camera's cocked 6 was read as a flat 6 without this).
-    six_ok = fit.value == 6 and six_squeeze(fit, pts) > 1.0
-    if skew_of(fit, pts) > (MAX_SKEW_6 if six_ok else MAX_SKEW):
+    # Calibrated (`level`), the grid is measured as seen from straight above: a flat die's face away from
+    # the frame's centre is squashed by the perspective alone.
+    lv = level(fit.centre) if level is not None else None
+    six_ok = fit.value == 6 and six_squeeze(fit, pts, lv) > 1.0
+    if skew_of(fit, pts, lv) > (MAX_SKEW_6 if six_ok else MAX_SKEW):
         return LightFace(None, fit.centre, g, fit.theta, 0.0, "cocked: the top face is seen at a slant", pips)
     return LightFace(fit.value, fit.centre, g, fit.theta, max(conf, 0.5), "", pips)
 

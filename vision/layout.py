@@ -76,17 +76,20 @@ def _median(x: F64) -> float:
     return float((v[(n - 1) // 2] + v[n // 2]) / 2.0)
 
 
-def skew_of(fit: Fit, pts: F64) -> float:
-    """`fit.skew` for a fit made with `with_skew=False`: the same cells, the same least squares."""
+def skew_of(fit: Fit, pts: F64, level: F64 | None = None) -> float:
+    """`fit.skew` for a fit made with `with_skew=False`: the same cells, the same least squares.
+
+    `level` (2x2, vision.camera.BoardCamera.level): the pips are first seen as from straight above; their
+    cells stay the fit's."""
     if fit.value is None or fit.value < 2:
         return 1.0
     rel = pts - pts.mean(axis=0)
     c, s = np.cos(fit.theta), np.sin(fit.theta)
     cells = np.rint((rel @ np.array([[c, -s], [s, c]])) / fit.grid).astype(np.int64)
-    return _skew(rel, cells)
+    return _skew(rel if level is None else rel @ level.T, cells)
 
 
-def six_squeeze(fit: Fit, pts: F64) -> float:
+def six_squeeze(fit: Fit, pts: F64, level: F64 | None = None) -> float:
     """For a 6: its pitch across the two rows of three over its pitch along them (1 for a square grid).
 
     Above 1, the pips in each row sit closer than the rows are apart: how many dice are made, and what a
@@ -101,6 +104,8 @@ def six_squeeze(fit: Fit, pts: F64) -> float:
     ctc = cells.T @ cells
     if abs(float(np.linalg.det(ctc))) < 0.5:
         return 1.0
+    if level is not None:
+        rel = rel @ level.T
     m = np.linalg.solve(ctc, cells.T @ rel)  # rows: the image step of one cell along u, along v
     along_v = bool((np.abs(cells[:, 1]) < 0.5).any())  # the middle row (v = 0) holds pips: rows run along v
     across, along = (m[0], m[1]) if along_v else (m[1], m[0])

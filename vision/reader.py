@@ -239,7 +239,8 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         centre = (float(board[:, 0].mean()), float(board[:, 1].mean()))
         cam = BoardCamera(np.array(calibration.homography, np.float64) @ to_cal, (w, h), hint, centre)
     reader = _Remembering(net or DiceNet.shipped())
-    light = read_light_faces(gray, hint / SIDE_PER_G if hint else None, frame, cam.down if cam else None)
+    light = read_light_faces(gray, hint / SIDE_PER_G if hint else None, frame, cam.down if cam else None,
+                             level=cam.level if cam else None)
     # Light pips on dark or coloured dice: the same reader on the inverted grey image (pips become dark
     # spots on a light face). Byler: 297 of 298 such faces of 2-6 pips right, none off a die; its lone
     # pips (1s) were not precise enough and are left to the body-first pass. Then the same on the red and
@@ -254,7 +255,7 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
                                                                                       frame[..., 1])
     for plane in planes:
         more = read_light_faces(np.ascontiguousarray(255 - plane), hint / SIDE_PER_G if hint else None, None,
-                                cam.down if cam else None, ones=False)
+                                cam.down if cam else None, ones=False, level=cam.level if cam else None)
         light += [f for f in more
                   if all(np.hypot(f.centre[0] - o.centre[0], f.centre[1] - o.centre[1]) >= 0.8 * max(f.side, o.side)
                          for o in light)]
