@@ -408,6 +408,9 @@ def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contras
 
 # A lone pip's radius over the pitch, when no face of several pips gives the pitch (Byler 1s: ~0.25-0.3).
 ONE_R_PER_G = 0.3
+# A lone pip's face reaches this many pitches from its centre along its axes: a little short of the face's
+# half side (SIDE_PER_G / 2 = 1.93), so that a spot on its rim or bevel does not count as on it.
+ONE_FACE = 1.8
 # Orientations tried for a lone pip's die (its grid is unknown): every 15 degrees of a quarter turn.
 _ONE_ANGLES = np.arange(0.0, np.pi / 2, np.pi / 12)
 
@@ -464,19 +467,24 @@ def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, fl
     # Alone on its die: the nearest pip of a touching die is ~2.7 pitches away or more (a flat die's
     # side-face pips come a little closer). All candidates against all spots at once.
     dist = np.hypot(c.xy[cand, None, 0] - c.xy[None, :, 0], c.xy[cand, None, 1] - c.xy[None, :, 1])
-    crowded = ((dist > 0.5) & (dist < 2.3 * gk[cand, None])
-               & (c.peak[None, :] >= 0.3 * c.peak[cand, None])).any(axis=1)
-    for k in cand[~crowded].tolist():
+    crowd = (dist > 0.5) & (dist < 2.3 * gk[cand, None]) & (c.peak[None, :] >= 0.3 * c.peak[cand, None])
+    crowded = np.asarray(crowd.any(axis=1), bool)
+    # Calibrated, a crowded spot is still tried: once its face is placed (its size is known), the spots
+    # that crowd it must lie on that face to spoil it (below).
+    tried = np.arange(len(cand)) if calibrated else np.nonzero(~crowded)[0]
+    # Nothing else dark on the face: the lattice over a face of the spot's pitch, away from the pip; for
+    # every spot tried at once (one sampling call: calibrated, every pip-sized spot is tried).
+    kk = cand[tried]
+    lat_all = c.xy[kk, None, :] + _DISC[None, :, :] * gk[kk, None, None]
+    reach = c.radius[kk] + np.maximum(1.5, 0.25 * gk[kk])
+    away_all = np.hypot(lat_all[..., 0] - c.xy[kk, None, 0], lat_all[..., 1] - c.xy[kk, None, 1]) > reach[:, None]
+    quiet = np.where(away_all, sample(resp, lat_all), 0.0).max(axis=1) <= EMPTY_SHARE * c.peak[kk]
+    for i, k, empty in zip(tried.tolist(), kk.tolist(), quiet.tolist(), strict=True):
         xy = (float(c.xy[k, 0]), float(c.xy[k, 1]))
-        if xy in used:
+        if xy in used or not empty:
             continue
         r = float(c.radius[k])
         g = float(gk[k])
-        # Nothing else dark on the face: the lattice over a face of this pitch, away from the pip.
-        lat = np.array(xy) + _DISC * g
-        away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * g)
-        if float(sample(resp, lat[away]).max()) > EMPTY_SHARE * float(c.peak[k]):
-            continue
         best = None
         # The die's orientation is unknown: try the grid at a few angles, keep the one whose edge fits;
         # dice in one frame may differ in size, so try pitches from the frame's upwards too.
@@ -494,8 +502,25 @@ def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, fl
                 break
         if best is None:
             continue
+        if crowded[i] and _on_face(c.xy[crowd[i]] - np.array(xy), best[0], best[1]):
+            continue
         out.append(LightFace(1, xy, best[1], best[0], 0.6, "", (xy,)))
     return out
+
+
+def _on_face(rel: F64, theta: float, g: float) -> bool:
+    """Whether any of the offsets `rel` (pixels, from a lone pip) lies on the 1's face turned `theta` with
+    pitch `g`: within ONE_FACE pitches of its centre along both of its axes.
+
+    A dark spot within 2.3 pitches of a lone pip may be a pip of a bigger face the lone pip belongs to (a
+    4's corner: its neighbours are 2 pitches away), which is why such a spot spoils a 1 uncalibrated. With
+    the die's size known the face is placed, and a spot beyond its edge is a side face's pip (the simulated
+    camera's obliquely seen dice), the board's lettering or a shadow: 13 of 240 plain throws lost a 1 to
+    such a spot (the body pass then read it, and the die's shadow besides, as dice: "found 3 dice")."""
+    cth, sth = np.cos(theta), np.sin(theta)
+    u = np.abs(rel[:, 0] * cth + rel[:, 1] * sth)
+    v = np.abs(-rel[:, 0] * sth + rel[:, 1] * cth)
+    return bool(((u < ONE_FACE * g) & (v < ONE_FACE * g)).any())
 
 
 def _resolve(faces: list[LightFace]) -> list[LightFace]:
