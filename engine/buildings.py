@@ -123,6 +123,14 @@ def potential(state: GameState, player: str, unit: str) -> int:
     return min(capacity, liquidation_value(state, player) // cheapest)
 
 
+def _free_houses(state: GameState) -> int:
+    """Houses in the bank that a hotel's sale may break into (M.BUILD.8): a house under a shortage auction
+    (M.BUILD.6) is the auction's until it is placed or the bid is void. A sale during that auction once took
+    it, and the winner's placement then left the bank with -1 houses."""
+    held = sum(1 for p in state.pending if isinstance(p, BuildingAuction) and p.unit == "house")
+    return state.bank_houses - held
+
+
 def _stock(state: GameState, unit: str) -> int:
     return state.bank_hotels if unit == "hotel" else state.bank_houses
 
@@ -587,8 +595,11 @@ def _check_layout(state: GameState, player: str, deed: str, before: dict[str, in
     houses_before = sum(v for v in before.values() if v < HOTEL)
     houses_after = sum(v for v in after.values() if v < HOTEL)
     extra = houses_after - houses_before
-    if extra > state.bank_houses:
-        raise IllegalCommand("M.BUILD.4", f"the bank has {state.bank_houses} houses; that layout needs {extra}")
+    free = _free_houses(state)
+    if extra > free:
+        held = state.bank_houses - free
+        auctioned = f" ({held} under auction)" if held else ""
+        raise IllegalCommand("M.BUILD.4", f"the bank has {free} houses free{auctioned}; that layout needs {extra}")
     if extra <= 0 or state.options.hotel_breakup == "classic":
         return
     shortfall = _debt_shortfall(state, player)

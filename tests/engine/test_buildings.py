@@ -148,3 +148,26 @@ def test_a_group_of_hotels_is_offered_as_one_sale_when_one_alone_cannot_be_even(
     assert sales and all(getattr(c, "layout", None) == dict.fromkeys(ORANGE, 0) for c in sales)
     after = engine.step(state, sales[0])
     assert after.players[0].cash == 1500 + 3 * 5 * 50 and after.bank_hotels == 12
+
+
+def test_a_hotel_sale_during_a_house_auction_cannot_take_the_auctioned_house() -> None:
+    """M.BUILD.6 and M.BUILD.8: the one house being auctioned stays the auction's. Selling a group of
+    hotels down to a house took it (found by the property test: the winner then placed it, and the bank
+    held -1 houses); now that layout is refused and selling to bare land still is not."""
+    state = setup(["A", "B", "C"], owns("A", *ORANGE) | {f"deeds.{d}.hotel": True for d in ORANGE}
+                  | owns("B", *RED) | owns("C", "mediterranean_avenue", "baltic_avenue"), houses=1)
+    state = play(state, {"type": "build", "player": "B", "deed": "kentucky_avenue"},
+                 {"type": "build", "player": "C", "deed": "mediterranean_avenue"},
+                 {"type": "pass_build", "player": "A"}, {"type": "pass_build", "player": "B"})
+    assert isinstance(state.head, BuildingAuction) and state.head.unit == "house" and state.bank_houses == 1
+    one_left = {"type": "sell_building", "player": "A", "deed": "tennessee_avenue",
+                "layout": {"st_james_place": 0, "tennessee_avenue": 0, "new_york_avenue": 1}}
+    with pytest.raises(IllegalCommand) as exc:
+        engine.apply(state, one_left)
+    assert exc.value.rule == "M.BUILD.4"
+    assert str(exc.value) == "M.BUILD.4: the bank has 0 houses free (1 under auction); that layout needs 1"
+    bare = dict(one_left, layout={d: 0 for d in ORANGE})
+    state = play(state, bare, {"type": "bid", "player": "C", "amount": 50}, {"type": "pass_bid", "player": "A"},
+                 {"type": "pass_bid", "player": "B"},
+                 {"type": "place_building", "player": "C", "deed": "mediterranean_avenue"})
+    assert state.bank_houses == 0 and state.deeds["mediterranean_avenue"].houses == 1
