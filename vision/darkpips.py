@@ -178,20 +178,25 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
         return f
     own = {p for o in faces for p in o.pips}
     weak = min(float(top.peak[int(np.argmin(np.hypot(top.xy[:, 0] - x, top.xy[:, 1] - y)))]) for x, y in f.pips)
-    cth, sth = np.cos(f.theta), np.sin(f.theta)
-    axes = np.array([[cth, sth], [-sth, cth], [-cth, -sth], [sth, -cth]])  # +u, +v, -u, -v (image)
     dv = np.array(down(f.centre))
     rel = c.xy - np.array(f.centre)
-    along = rel @ axes.T  # (N, 4)
-    k = along.argmax(axis=1)
-    out = along[np.arange(len(c)), k]
-    across = np.abs(np.sum(rel * axes[(k + 1) % 4], axis=1))
-    beyond = out - 0.5 * f.side  # past the top face's edge, pixels
-    reach = np.maximum(0.0, axes[k] @ dv)  # how far a flat die's side face reaches there
     pip_like = (c.peak >= 0.7 * weak) & (c.radius >= 0.2 * f.g) & (c.radius < 0.4 * f.g)
-    near = (out <= 3.0 * f.g) & (across <= 1.4 * f.g) & (beyond > 0)
     mine = np.array([(float(x), float(y)) in own for x, y in c.xy], bool)
-    odd = pip_like & near & ~mine & (beyond > reach + SIDE_SLACK * f.g)
+    odd = pip_like & ~mine
+    # A 1's turn is a guess (the rim fitted every _ONE_ANGLES step): a spot is taken for an open side face
+    # only if it is one at every turn within half a step of the guess.
+    half = 0.5 * float(_ONE_ANGLES[1]) if f.value == 1 else 0.0
+    for theta in {f.theta - half, f.theta, f.theta + half}:
+        cth, sth = np.cos(theta), np.sin(theta)
+        axes = np.array([[cth, sth], [-sth, cth], [-cth, -sth], [sth, -cth]])  # +u, +v, -u, -v (image)
+        along = rel @ axes.T  # (N, 4)
+        k = along.argmax(axis=1)
+        out = along[np.arange(len(c)), k]
+        across = np.abs(np.sum(rel * axes[(k + 1) % 4], axis=1))
+        beyond = out - 0.5 * f.side  # past the top face's edge, pixels
+        reach = np.maximum(0.0, axes[k] @ dv)  # how far a flat die's side face reaches there
+        near = (out <= 3.0 * f.g) & (across <= 1.4 * f.g) & (beyond > 0)
+        odd &= near & (beyond > reach + SIDE_SLACK * f.g)
     if not odd.any():
         return f
     return replace(f, value=None, confidence=0.0, reason="cocked: a side face shows beside the top face")
