@@ -132,6 +132,13 @@ def _one_per_spot(c: Candidates) -> Candidates:
 
 # A side face's pip seen beside the top face further out than a flat die's side can reach (pitches).
 SIDE_SLACK = 0.35
+# How far from a face's centre (pitches) its lean check looks for an open side face's pips. An open side
+# face begins at the top face's edge (1.93 pitches out) and shows its pips in two rows across its width,
+# which grows with the lean (0.7 of a side, 2.7 pitches, at 45 degrees). Looking to 3.0 saw only the near
+# row, which can sit within a flat die's reach plus slack: the simulated camera's cocked seed 194 (a die
+# leaning on a hotel, 5 up, its 6 side open, far row 3.2 pitches out) was a wrong `ok`. A touching die's
+# nearest pips are ~2.9 pitches out either way: they are left out as the pips of a face read, not by distance.
+LEAN_REACH = 3.5
 # Side-face pips of a leaning die are seen at 30-60 degrees: ovals up to this elongation still count.
 SIDE_ELONG = 2.6
 
@@ -195,7 +202,7 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
         across = np.abs(np.sum(rel * axes[(k + 1) % 4], axis=1))
         beyond = out - 0.5 * f.side  # past the top face's edge, pixels
         reach = np.maximum(0.0, axes[k] @ dv)  # how far a flat die's side face reaches there
-        near = (out <= 3.0 * f.g) & (across <= 1.4 * f.g) & (beyond > 0)
+        near = (out <= LEAN_REACH * f.g) & (across <= 1.4 * f.g) & (beyond > 0)
         odd &= near & (beyond > reach + SIDE_SLACK * f.g)
     if not odd.any():
         return f

@@ -94,7 +94,8 @@ def test_flat_sixes_seen_obliquely_are_read_and_leaning_dice_still_refused() -> 
         r = read_dice(frame, calibration=cam.calibration(), expect=2)
         assert r.verdict is Verdict.OK, (seed, r.reason)
         assert sorted(r.values) == sorted(truth.values), seed  # type: ignore[type-var]
-    for seed in (50, 71, 74):
+    # 194: leaning on a hotel, its 6 side open, the far row of pips 3.2 pitches out (was a wrong ok).
+    for seed in (50, 71, 74, 194):
         cam = SimulatedCamera(seed=seed, script=["cocked"], hands=False)
         r = read_dice(list(cam)[-1].image, calibration=cam.calibration(), expect=2)
         assert r.verdict is Verdict.UNREADABLE and "cocked" in r.reason, (seed, r.reason)
