@@ -207,6 +207,11 @@ def _fees(state: GameState, deal: Deal, lift: tuple[str, ...], claim: tuple[str,
         cash_after = state.player(who).cash - deal.side(who)[0] + deal.side(deal.other(who))[0]
         if claim and claim[0] == who:
             cash_after += min(claim[1], deal.side(who)[0])  # paid by setting the claim against the debt
+        elif claim:
+            # The debtor's side: cash the creditor gives is set against the debt (execute), not paid out,
+            # so it can't pay the fees (counted, it let a debtor with $13 take two mortgaged deeds for $28
+            # of fees and end below $0).
+            cash_after -= min(claim[1], deal.side(deal.other(who))[0])
         if due > cash_after:
             raise IllegalCommand("M.MORT.4", f"{who} owes the bank ${due} for mortgaged deeds, has ${cash_after}")
         total += due

@@ -108,3 +108,21 @@ def test_debt_negotiation_with_the_creditor_is_allowed_when_not_provisional() ->
     assert refused(state, trade("B", "C", {"deeds": ["boardwalk"]}, {"cash": 400})) == "M.TRADE.1"
     after = engine.step(state, trade("A", "B", {"deeds": ["oriental_avenue"]}, {"cash": 50}))
     assert after.head is None and after.player("A").cash == 10 and after.player("B").cash == 1500
+
+
+def test_cash_set_against_a_debt_does_not_pay_the_debtors_mortgage_fees() -> None:
+    """M.MORT.4 with M.TRADE.3: the creditor's cash in a deal with the debtor is set against the debt,
+    so the debtor can't spend it on the 10% due at once on a mortgaged deed received. Counting it let a
+    debtor with $13 take two mortgaged deeds and end with negative cash (found by the property test)."""
+    state = setup({"deeds.boardwalk.owner": "B", "deeds.park_place.owner": "B", "deeds.park_place.mortgaged": True,
+                   "deeds.oriental_avenue.owner": "A", "players.A.cash": 5, "players.A.position": 36},
+                  ruleset="classic")
+    state = engine.step(state, {"type": "roll", "dice": [1, 2]})  # boardwalk, B holds the group: rent $100
+    assert state.head is not None and state.head.kind == "debt"
+    deal = trade("A", "B", {"deeds": ["oriental_avenue"]}, {"deeds": ["park_place"], "cash": 100})
+    with pytest.raises(IllegalCommand) as exc:
+        engine.apply(state, deal)
+    assert str(exc.value) == "M.MORT.4: A owes the bank $18 for mortgaged deeds, has $5"
+    # With cash of A's own for the fee, the same deal goes through and nobody ends below $0.
+    richer = engine.step(engine.step(state, {"type": "referee_set", "changes": {"players.A.cash": 30}}), deal)
+    assert richer.head is None and richer.player("A").cash == 30 - 18
