@@ -132,7 +132,9 @@ def product_path(seeds: int, repeat: int) -> None:
     right = dict.fromkeys(names, 0)
     wrong_ok = dict.fromkeys(names, 0)
     n = 0
-    for kind in ("ok", "off_board", "cocked", "stacked"):
+    kinds = ("ok", "off_board", "cocked", "stacked")
+    by_kind = {name: dict.fromkeys(kinds, 0) for name in names}
+    for kind in kinds:
         for seed in range(1, seeds + 1):
             cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
             frame = list(cam)[-1].image
@@ -148,7 +150,9 @@ def product_path(seeds: int, repeat: int) -> None:
                 times[name].append(statistics.median(ts))
                 values_right = sorted(r.values, key=str) == sorted(truth.values, key=str)
                 ok_right = r.verdict is Verdict.OK and values_right
-                right[name] += int(ok_right if truth.verdict is Verdict.OK else r.verdict is truth.verdict)
+                got = int(ok_right if truth.verdict is Verdict.OK else r.verdict is truth.verdict)
+                right[name] += got
+                by_kind[name][kind] += got
                 wrong_ok[name] += int(r.verdict is Verdict.OK and not (truth.verdict is Verdict.OK and values_right))
     print(f"product path (simulated camera 640x480, calibrated, 2 dice; ok / off-board / cocked / stacked x "
           f"{seeds} seeds = {n} throws):")
@@ -157,6 +161,7 @@ def product_path(seeds: int, repeat: int) -> None:
         print(f"  {name}: verdict (and values) right {right[name]}/{n}, wrong ok {wrong_ok[name]}; time per frame "
               f"median {1000 * statistics.median(t):.1f} ms, mean {1000 * statistics.mean(t):.1f} ms, "
               f"90th percentile {1000 * float(np.percentile(t, 90)):.1f} ms")
+        print("    right by kind: " + ", ".join(f"{k} {v}/{seeds}" for k, v in by_kind[name].items()))
     for name in PEERS:
         ratio = statistics.median(times[name]) / statistics.median(times["ours"])
         print(f"  speed ratio {name}/ours (median per frame): {ratio:.2f}x")
