@@ -10,6 +10,7 @@ import pytest
 
 from calibration.model import Calibration
 from tests.vision.render import DieSpec, render
+from tests.vision.simthrows import count_calls, sim_throw
 from vision import Verdict, read_dice
 from vision.colourpips import read_colour_face
 from vision.look import DieLook
@@ -59,10 +60,8 @@ def test_colour_reader_keeps_to_the_polarity_it_is_given() -> None:
 
 
 def _sim(kind: str, seed: int) -> tuple[np.ndarray, Calibration]:
-    from hardware.simcam import SimulatedCamera
-
-    cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
-    return list(cam)[-1].image, cam.calibration()
+    frame, cal, _ = sim_throw(kind, seed)
+    return frame, cal
 
 
 def test_dark_pip_look_skips_the_light_pip_planes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -72,14 +71,7 @@ def test_dark_pip_look_skips_the_light_pip_planes(monkeypatch: pytest.MonkeyPatc
     import vision.reader as reader
 
     frame, cal = _sim("stacked", 1)
-    calls: list[int] = []
-    plain = reader.read_light_faces
-
-    def counting(*a: object, **k: object) -> object:
-        calls.append(1)
-        return plain(*a, **k)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(reader, "read_light_faces", counting)
+    calls = count_calls(monkeypatch, reader, "read_light_faces")
     with_look = read_dice(frame, calibration=cal, expect=2)
     assert len(calls) == 1
     without = read_dice(frame, calibration=replace(cal, die_color_bgr=None, pip_color_bgr=None), expect=2)

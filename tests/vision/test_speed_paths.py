@@ -138,20 +138,11 @@ def test_calibrated_count_met_by_the_grey_pass_skips_the_other_planes(monkeypatc
     """Calibrated, both dice found by the grey pip-first pass: the inverted planes (and the body pass) are
     not read, and the throw is read right. Uncalibrated, all four planes are read."""
     import vision.reader as reader
-    from hardware.simcam import SimulatedCamera
+    from tests.vision.simthrows import count_calls, sim_throw
 
-    cam = SimulatedCamera(seed=2, script=["ok"], hands=False)
-    frame = list(cam)[-1].image
-    (truth,) = cam.throws
-    calls: list[int] = []
-    plain = reader.read_light_faces
-
-    def counting(*a: object, **k: object) -> object:
-        calls.append(1)
-        return plain(*a, **k)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(reader, "read_light_faces", counting)
-    fast = read_dice(frame, calibration=cam.calibration(), expect=2)
+    frame, cal, truth = sim_throw("ok", 2)
+    calls = count_calls(monkeypatch, reader, "read_light_faces")
+    fast = read_dice(frame, calibration=cal, expect=2)
     assert len(calls) == 1
     assert fast.verdict is Verdict.OK
     assert sorted(fast.values) == sorted(truth.values)  # type: ignore[type-var]
