@@ -79,6 +79,10 @@ def _window(bgr: U8, center: tuple[float, float], side: float, angle: float) -> 
     return np.asarray(win, dtype=np.uint8), a
 
 
+# The morphological maps read for each pip polarity (`dark_pips` of read_colour_face; None: both).
+_HATS = {None: (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT), True: (cv2.MORPH_BLACKHAT,), False: (cv2.MORPH_TOPHAT,)}
+
+
 def _ker(side_px: float) -> U8:
     k = max(5, round(KERNEL * side_px)) | 1
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
@@ -98,9 +102,8 @@ def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: f
     # The B, G, R and grey planes as one 4-channel image: each morphology and blur is one call for all four
     # (OpenCV filters every channel alone, so each plane's map is the same as filtering it by itself).
     bgrg = np.dstack([win, grey])
-    ops = {None: (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT), True: (cv2.MORPH_BLACKHAT,), False: (cv2.MORPH_TOPHAT,)}
     hats = [np.asarray(cv2.GaussianBlur(cv2.morphologyEx(bgrg, op, ker), (3, 3), 0.8), dtype=np.uint8)
-            for op in ops[dark_pips]]
+            for op in _HATS[dark_pips]]
     reads = []
     for i in range(4):
         for hat in hats:

@@ -192,8 +192,8 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
     odd = pip_like & ~mine
     # A 1's turn is a guess (the rim fitted every _ONE_ANGLES step): a spot is taken for an open side face
     # only if it is one at every turn within half a step of the guess.
-    half = 0.5 * float(_ONE_ANGLES[1]) if f.value == 1 else 0.0
-    for theta in {f.theta - half, f.theta, f.theta + half}:
+    half = 0.5 * float(_ONE_ANGLES[1])
+    for theta in (f.theta - half, f.theta, f.theta + half) if f.value == 1 else (f.theta,):
         cth, sth = np.cos(theta), np.sin(theta)
         axes = np.array([[cth, sth], [-sth, cth], [-cth, -sth], [sth, -cth]])  # +u, +v, -u, -v (image)
         along = rel @ axes.T  # (N, 4)

@@ -251,8 +251,8 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     # are trusted to be all there is (as for the body-first pass below): the other planes are not read.
     # With the dice's look calibrated as dark pips on a light body, light pips are something else's.
     look = DieLook.of(calibration) if hint else None
-    planes = () if _count_met(hint, expect, light) or (look and look.dark_pips) else (gray, frame[..., 2],
-                                                                                      frame[..., 1])
+    only_grey = _count_met(hint, expect, light) or (look is not None and look.dark_pips)
+    planes = () if only_grey else (gray, frame[..., 2], frame[..., 1])
     for plane in planes:
         more = read_light_faces(np.ascontiguousarray(255 - plane), hint / SIDE_PER_G if hint else None, None,
                                 cam.down if cam else None, ones=False, level=cam.level if cam else None)
