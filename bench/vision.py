@@ -1,6 +1,6 @@
 """Bench: our dice reader vs the blob-and-cluster peer, same photos, same process, one core.
 
-Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S]
+Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S] [--looks]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
 with one OpenCV thread; each frame is timed R times (perf_counter) and its median kept, and the medians
@@ -62,6 +62,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per frame (the median is kept)")
+    ap.add_argument("--looks", action="store_true",
+                    help="also score ours on the photos as other cameras take them (tests/vision/camera_looks.py)")
     ap.add_argument("--sim-seeds", type=int, default=10,
                     help="simulated-camera throws per kind for the product-path timing (0: skip it)")
     args = ap.parse_args()
@@ -117,9 +119,34 @@ def main() -> int:
               f"({'ours faster' if crop_ratio > 1 else 'ours slower'} on 640x480)")
     print("correct dice: " + ", ".join(f"{name} {s.overall.correct}/{s.overall.labelled} "
                                        f"({s.overall.correct / s.overall.labelled:.1%})" for name, s in scores.items()))
+    if args.looks:
+        other_cameras(args.limit)
     if args.sim_seeds:
         product_path(args.sim_seeds, repeat)
     return 0
+
+
+def other_cameras(limit: int) -> None:
+    """Ours, held out, on every photo as another camera would take it: one line per look."""
+    from tests.vision import camera_looks
+
+    print("the photos as other cameras would take them (ours, held out; white / coloured / dark coverage):")
+    for look in camera_looks.LOOKS:
+        score = byler.Score()
+        held_out = byler.held_out(read_dice)
+        times = []
+        for i, p in enumerate(camera_looks.photos(look)):
+            if limit and i >= limit:
+                break
+            t0 = time.perf_counter()
+            r = held_out(p)
+            times.append(time.perf_counter() - t0)
+            byler.score_photo(p, r, MIN_CONFIDENCE, score)
+        o, c = score.overall, score.by_colour
+        print(f"  {look}: {o.accuracy:.2%} of {o.accepted} accepted right, coverage {o.coverage:.2%} "
+              f"({c['white'].coverage:.2%} / {c['coloured'].coverage:.2%} / {c['dark'].coverage:.2%}), "
+              f"{score.false_dice} values where no die is, {score.images_ok_wrong} wrong ok; "
+              f"median {1000 * statistics.median(times):.1f} ms a photo")
 
 
 def product_path(seeds: int, repeat: int) -> None:

@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 from vision.layout import LAYOUTS, Fit, fit_layout, six_squeeze, skew_of
 from vision.pips import Candidates, detect, odd, sample
+from vision.scene import neutral_gains, noise_sigma
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -46,6 +47,12 @@ G_TOL = (0.8, 1.25)  # face pitch around the calibrated pitch
 MAX_SKEW = 1.25  # singular-value ratio of the pip grid: beyond it the face is seen at a slant (cocked)
 # A 6's squeezed rows make its grid anisotropic on a flat die too (rows 0.6-0.75 of the column pitch).
 MAX_SKEW_6 = 1.6
+# The least step across a face's rim (grey levels, over 0.6 pitch) that counts as an edge, and how many
+# times the frame's pixel noise (vision/scene.py) it must also be: on a sensor's noise alone, steps of 10
+# crossed 12 of 16 rays round a speck on a plain sheet often enough to make it a 1 (the Byler photos with
+# noise of 4 grey levels added: 68 such 1s).
+MIN_EDGE = 10.0
+EDGE_NOISE = 4.0
 MAX_CHROMA = 60.0  # channel spread of a white, grey or cream face (Byler's white dice: up to ~40)
 # Bit of each grid cell (column u, row v in -1..1) in a 9-bit occupancy mask.
 _BIT = {(u, v): 1 << ((u + 1) * 3 + (v + 1)) for u in (-1, 0, 1) for v in (-1, 0, 1)}
@@ -160,15 +167,17 @@ def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
     """
     pip_d = PIP_D_PER_G * g_known if g_known else min(gray.shape[:2]) / 80.0
     c, oval, resp = _all_spots(gray, pip_d, True)
-    faces = _proposals(gray, c, resp, g_known, _merged(c, oval), level)
+    edge = max(MIN_EDGE, EDGE_NOISE * noise_sigma(gray))
+    faces = _proposals(gray, c, resp, g_known, _merged(c, oval), level, edge)
     # Lone pips (1s) take the frame's pitch: calibrated, or the one of the faces already read, else (0)
     # each spot's own (see _ones).
     g_frame = float(np.median([f.g for f in faces])) if g_known is None and faces else g_known or 0.0
     used = {p for f in faces for p in f.pips}
     if ones:
-        faces += _ones(gray, c, resp, g_frame, used, g_known is not None)
-    if bgr is not None:
-        faces = [f for f in faces if _chroma(bgr, f) <= MAX_CHROMA]
+        faces += _ones(gray, c, resp, g_frame, used, g_known is not None, edge)
+    if bgr is not None and faces:
+        gains = neutral_gains(bgr)
+        faces = [f for f in faces if _chroma(bgr, f, gains) <= MAX_CHROMA]
     faces = _resolve(faces)
     if down is not None:
         faces = [_lean_check(f, c, oval, faces, down) for f in faces]
@@ -209,14 +218,15 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
     return replace(f, value=None, confidence=0.0, reason="cocked: a side face shows beside the top face")
 
 
-def _chroma(bgr: U8, f: LightFace) -> float:
-    """Median max-min channel spread over the face's pip-free points (0 for white or grey)."""
+def _chroma(bgr: U8, f: LightFace, gains: F64) -> float:
+    """Median max-min channel spread over the face's pip-free points (0 for white or grey), in the light's
+    own white balance (`gains`, vision/scene.py): a white die under a warm light is white."""
     cth, sth = np.cos(f.theta), np.sin(f.theta)
     pts = np.array(f.centre) + (_CLEAR * f.g) @ np.array([[cth, sth], [-sth, cth]])
     h, w = bgr.shape[:2]
     x = np.clip(np.rint(pts[:, 0]), 0, w - 1).astype(np.int64)
     y = np.clip(np.rint(pts[:, 1]), 0, h - 1).astype(np.int64)
-    px = bgr[y, x].astype(np.float64)
+    px = bgr[y, x].astype(np.float64) * gains
     return float(np.median(px.max(axis=1) - px.min(axis=1)))
 
 
@@ -231,7 +241,8 @@ def _merged(c: Candidates, oval: Candidates) -> Candidates:
 
 
 def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
-               merged: Candidates | None = None, level: Level | None = None) -> list[LightFace]:
+               merged: Candidates | None = None, level: Level | None = None,
+               edge: float = MIN_EDGE) -> list[LightFace]:
     """Faces proposed by diagonal pairs of round spots. `merged` spots (see _merged) may fill a cell of
     a proposal's grid but neither propose a face nor spoil one: elongated marks are also letters and
     edges, which a face's other tests (empty cells, the lattice, the rim) still catch."""
@@ -284,14 +295,14 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
         if key in seen:
             continue
         seen.add(key)
-        face = _check(gray, c, resp, members, g_known, level)
+        face = _check(gray, c, resp, members, g_known, level, edge)
         if face is not None:
             out.append(face)
     return out
 
 
 def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_known: float | None,
-           level: Level | None = None) -> LightFace | None:
+           level: Level | None = None, edge: float = MIN_EDGE) -> LightFace | None:
     pts = c.xy[members]
     fit = fit_layout(pts, with_skew=False)
     if fit.value is None or fit.value != len(members):
@@ -322,7 +333,7 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
         worst = max(worst, float(sample(resp, lat[away]).max()))
     if worst > EMPTY_SHARE * weakest:
         return None
-    extent = _body(gray, fit.centre, g, fit.theta, weakest)
+    extent = _body(gray, fit.centre, g, fit.theta, weakest, edge=edge)
     if extent is None:
         return None
     pips = tuple((float(x), float(y)) for x, y in pts)
@@ -380,7 +391,7 @@ _BEFORE = _RAY_R[None, None, :] < _WANT - 0.35
 
 
 def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contrast: float,
-          clear_from: float | None = None) -> float | None:
+          clear_from: float | None = None, edge: float = MIN_EDGE) -> float | None:
     """The face's half-side in pitches if a light, even face with an edge all round surrounds `centre`.
 
     The face between the pip cells (points no legal layout covers) must be one shade to within a share of
@@ -403,7 +414,7 @@ def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contras
     prof = sample(gray, xy)  # (16, R)
     # Rims are soft (blur, bevels, a dull die on a pale cloth): compare across 0.6 pitch, not a pixel.
     step = np.abs(prof[:, 6:] - prof[:, :-6])
-    strong = step >= max(10.0, 0.1 * contrast)
+    strong = step >= max(edge, 0.1 * contrast)
     dip = np.zeros_like(prof, dtype=bool)
     if clear_from is not None:
         dip = (prof < face - 0.4 * contrast) & (rs[None, :] > clear_from)
@@ -428,7 +439,7 @@ _ONE_ANGLES = np.arange(0.0, np.pi / 2, np.pi / 12)
 
 
 def _first_body(gray: U8, centre: tuple[float, float], g: float, thetas: F64, contrast: float,
-                clear_from: float, fittest: bool = False) -> int | None:
+                clear_from: float, fittest: bool = False, edge: float = MIN_EDGE) -> int | None:
     """The first of `thetas` for which `_body` finds a face (the same test, all orientations at once); with
     `fittest`, the one whose rim most rays find (the first of those tied): a lone pip's die is turned
     that way, which the lean check (a side face where a flat die shows none) depends on."""
@@ -449,7 +460,7 @@ def _first_body(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
                    centre[1] + rs[None, None, :] * np.sin(ang)[:, :, None]], axis=-1)
     prof = sample(gray, xy)  # (T, 16, R)
     step = np.abs(prof[:, :, 6:] - prof[:, :, :-6])
-    strong = step >= max(10.0, 0.1 * contrast)
+    strong = step >= max(edge, 0.1 * contrast)
     dip = (prof < face[:, None, None] - 0.4 * contrast) & (rs[None, None, :] > clear_from)
     ok = (_NEAR[None] & strong[:, None]).any(axis=3)  # (T, S, 16)
     ok &= ~(dip[:, None] & _BEFORE[None]).any(axis=3)
@@ -464,7 +475,7 @@ def _first_body(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
 
 
 def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, float]],
-          calibrated: bool = False) -> list[LightFace]:
+          calibrated: bool = False, edge: float = MIN_EDGE) -> list[LightFace]:
     """Lone spots that are a 1: nothing else dark on a light die-sized face around them.
 
     `g`: the frame's pitch; 0 when unknown (uncalibrated, no face of several pips read): then each spot's
@@ -508,7 +519,7 @@ def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, fl
                 away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * gg)
                 if float(sample(resp, lat[away]).max()) > EMPTY_SHARE * float(c.peak[k]):
                     continue
-            first = _first_body(gray, xy, gg, _ONE_ANGLES, float(c.peak[k]), r + 1.5, fittest=True)
+            first = _first_body(gray, xy, gg, _ONE_ANGLES, float(c.peak[k]), r + 1.5, fittest=True, edge=edge)
             if first is not None:
                 best = (float(_ONE_ANGLES[first]), gg)
                 break
