@@ -311,7 +311,7 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
     if g_known and not G_TOL[0] * g_known <= g <= G_TOL[1] * g_known:
         return None
     long = c.elong[members] >= MAX_ELONG
-    if long.any() and not _between_pips(fit, pts, long):
+    if long.any() and not _between_pips(fit, pts, long, c.axis[members]):
         return None
     weakest = float(c.peak[members].min())
     empty = fit.empty_cells()
@@ -351,19 +351,33 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
     return LightFace(fit.value, fit.centre, g, fit.theta, max(conf, 0.5), "", pips)
 
 
-def _between_pips(fit: Fit, pts: F64, long: NDArray[np.bool_]) -> bool:
+def _between_pips(fit: Fit, pts: F64, long: NDArray[np.bool_], axis: NDArray[np.int64]) -> bool:
     """Whether every long spot of a face sits between two round pips of it, one cell either side along a
-    row, a column or a diagonal: the only place where pips blur together into a long spot (a 6's middle
-    pips, the centre of a 3 or 5). Elsewhere a long spot is a mark, and taking it for a pip misread 5s."""
+    row, a column or a diagonal, or at the end of a row or column with its long axis towards the pip next
+    to it: the only places where pips blur together into a long spot (a 6's middle pips, the centre of a 3
+    or 5; a squeezed 6's end pips, in a darker or softer picture). Elsewhere a long spot is a mark, and
+    taking it for a pip misread 5s. `axis`: each spot's longest diameter, in eighths of a turn."""
     cth, sth = np.cos(fit.theta), np.sin(fit.theta)
     rel = pts - np.array(fit.centre)
     cell = np.rint(np.stack([rel @ np.array([cth, sth]), rel @ np.array([-sth, cth])], axis=1) / fit.grid)
+    cells = {(int(u), int(v)) for u, v in cell.tolist()}
     round_cells = {(int(u), int(v)) for (u, v), lg in zip(cell.tolist(), long.tolist(), strict=True) if not lg}
-    for (u, v), lg in zip(cell.tolist(), long.tolist(), strict=True):
-        if lg and not any((int(u) + du, int(v) + dv) in round_cells and (int(u) - du, int(v) - dv) in round_cells
-                          for du, dv in ((1, 0), (0, 1), (1, 1), (1, -1))):
+    for (u, v), lg, ax in zip(cell.tolist(), long.tolist(), axis.tolist(), strict=True):
+        if not lg:
+            continue
+        if any((int(u) + du, int(v) + dv) in round_cells and (int(u) - du, int(v) - dv) in round_cells
+               for du, dv in ((1, 0), (0, 1), (1, 1), (1, -1))):
+            continue
+        if not any((int(u) + du, int(v) + dv) in cells and _along(du * cth - dv * sth, du * sth + dv * cth, ax)
+                   for du, dv in ((1, 0), (-1, 0), (0, 1), (0, -1))):
             return False
     return True
+
+
+def _along(dx: float, dy: float, axis: int) -> bool:
+    """Whether the image direction (dx, dy) lies within 30 degrees of a spot's long axis (axis * 45 deg)."""
+    turn = (np.degrees(np.arctan2(dy, dx)) - 45.0 * axis) % 180.0
+    return bool(min(turn, 180.0 - turn) <= 30.0)
 
 
 # Points of a face that no legal layout covers (grid coordinates, pitches): between the pip cells.

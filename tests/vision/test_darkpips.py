@@ -1,5 +1,6 @@
 """vision.darkpips: which long spots may stand for a pip blurred into its neighbours."""
 
+
 from __future__ import annotations
 
 import numpy as np
@@ -7,6 +8,9 @@ import pytest
 
 from vision.darkpips import _between_pips
 from vision.layout import fit_layout
+
+ALONG_X = np.zeros(6, np.int64)  # every spot's long axis along the image's x (columns run along y)
+ALONG_Y = np.full(6, 2, np.int64)
 
 
 def _six(g: float = 6.0) -> np.ndarray:
@@ -18,15 +22,28 @@ def test_a_long_spot_between_two_round_pips_of_a_column_may_be_a_pip() -> None:
     fit = fit_layout(pts, with_skew=False)
     long = np.zeros(6, bool)
     long[1] = True  # the middle pip of the left column
-    assert _between_pips(fit, pts, long)
+    assert _between_pips(fit, pts, long, ALONG_X)
 
 
-def test_a_long_spot_at_a_corner_is_a_mark() -> None:
+def test_a_long_spot_at_a_corner_is_a_mark_unless_it_reaches_along_its_column() -> None:
     pts = _six()
     fit = fit_layout(pts, with_skew=False)
     long = np.zeros(6, bool)
     long[0] = True  # a corner: no pips either side of it on the face
-    assert not _between_pips(fit, pts, long)
+    assert not _between_pips(fit, pts, long, ALONG_X)  # long across the column: a mark
+    # Long along its column, towards the pip next to it: the end pip of a squeezed 6 blurred into its
+    # neighbour (Byler IMG_20191208_111228.jpg at (485, 203), in a picture darkened by gamma 1.6).
+    assert _between_pips(fit, pts, long, ALONG_Y)
+
+
+def test_a_long_spot_at_a_fives_corner_reaching_for_the_centre_is_a_mark() -> None:
+    g = 6.0
+    pts = np.array([(100.0 + u * g, 80.0 + v * g) for u, v in ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1))])
+    fit = fit_layout(pts, with_skew=False)
+    long = np.zeros(5, bool)
+    long[0] = True
+    diagonal = np.full(5, 1, np.int64)  # long axis at 45 degrees: towards the centre pip
+    assert not _between_pips(fit, pts, long, diagonal)
 
 
 def test_a_long_spot_between_a_round_pip_and_another_long_one_is_a_mark() -> None:
@@ -34,7 +51,7 @@ def test_a_long_spot_between_a_round_pip_and_another_long_one_is_a_mark() -> Non
     fit = fit_layout(pts, with_skew=False)
     long = np.zeros(6, bool)
     long[[0, 1]] = True
-    assert not _between_pips(fit, pts, long)
+    assert not _between_pips(fit, pts, long, ALONG_X)
 
 
 def test_on_face_is_within_the_turned_face() -> None:
