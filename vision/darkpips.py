@@ -37,6 +37,11 @@ SIDE_PER_G = 3.85
 PIP_D_PER_G = 0.65
 KERNEL_PER_DIAM = 2.4  # black-hat kernel in pip diameters: fills a pip, not the face around it
 MIN_SPOT = 14.0  # grey levels: weaker spots are JPEG noise or paper texture
+# ... and on a noisy sensor, spots weaker than this many times its pixel noise (vision/scene.py): on pure
+# noise of deviation s the black-hat's strongest response in a 640x480 frame measures 4.1-4.5 s. With 4
+# grey levels of noise the Byler photos had 300 spots a photo instead of 80, most at the old floor, and
+# pairing them made a read take three times as long.
+SPOT_NOISE = 5.0
 MAX_ELONG = 2.0  # pips seen from above are round; side-face pips, edges and lettering strokes are not
 RESID = 0.3  # a spot further than this from its grid cell (in pitches) is off the grid
 # The grid a diagonal pair proposes is square; a 6's rows are often closer than its columns (0.35-0.4 off)
@@ -86,13 +91,14 @@ def spots(gray: U8, pip_d: float) -> tuple[Candidates, U8]:
     return c, resp
 
 
-def _all_spots(gray: U8, pip_d: float, ovals: bool) -> tuple[Candidates, Candidates, U8]:
+def _all_spots(gray: U8, pip_d: float, ovals: bool,
+               floor: float = MIN_SPOT) -> tuple[Candidates, Candidates, U8]:
     """(round spots, all spots up to SIDE_ELONG, response): side faces seen obliquely have oval pips."""
     k = odd(KERNEL_PER_DIAM * pip_d)
     ker = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
     resp = np.asarray(cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, ker), (3, 3), 0.8),
                       dtype=np.uint8)
-    c = detect(resp, MIN_SPOT, k // 2 + 1, True)
+    c = detect(resp, floor, k // 2 + 1, True)
     sized = (c.radius >= 0.75) & (c.radius <= 0.45 * k)
     ok = (c.elong < MAX_ELONG) & sized
     oval = c.take(np.nonzero(sized & (c.elong <= SIDE_ELONG))[0]) if ovals else c.take(np.zeros(0, np.int64))
@@ -166,8 +172,8 @@ def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
     body-first reader does better (their lone pips and oblique 2s were misread here: 8 of 50 on Byler).
     """
     pip_d = PIP_D_PER_G * g_known if g_known else min(gray.shape[:2]) / 80.0
-    c, oval, resp = _all_spots(gray, pip_d, True)
-    edge = max(MIN_EDGE, EDGE_NOISE * noise_sigma(gray))
+    floor, edge = noise_floors(gray)
+    c, oval, resp = _all_spots(gray, pip_d, True, floor)
     faces = _proposals(gray, c, resp, g_known, _merged(c, oval), level, edge)
     # Lone pips (1s) take the frame's pitch: calibrated, or the one of the faces already read, else (0)
     # each spot's own (see _ones).
@@ -182,6 +188,12 @@ def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
     if down is not None:
         faces = [_lean_check(f, c, oval, faces, down) for f in faces]
     return faces
+
+
+def noise_floors(gray: U8) -> tuple[float, float]:
+    """(least spot response, least rim edge) in grey levels for this frame's pixel noise."""
+    noise = noise_sigma(gray)
+    return max(MIN_SPOT, SPOT_NOISE * noise), max(MIN_EDGE, EDGE_NOISE * noise)
 
 
 def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFace], down: Down) -> LightFace:

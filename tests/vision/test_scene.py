@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 
 from tests.vision.render import DieSpec, render
 from vision import Verdict, read_dice
-from vision.darkpips import read_light_faces
+from vision.darkpips import MIN_SPOT, _all_spots, noise_floors, read_light_faces
 from vision.scene import MAX_GAIN, neutral_gains, noise_sigma
 
 U8 = NDArray[np.uint8]
@@ -85,3 +85,17 @@ def test_specks_on_a_noisy_sheet_are_not_ones(seed: int) -> None:
     r = read_dice(frame, expect=None)
     assert r.verdict is Verdict.OK, r.reason
     assert sorted(r.values) == [3, 5]  # type: ignore[type-var]
+
+
+def test_spots_are_found_above_the_noise() -> None:
+    # Pure sensor noise (6 levels a channel, 4 in grey) on a blank sheet: at the fixed floor its black-hat
+    # gives dozens of pip-sized "spots" (hundreds on the Byler photos), every pair of which the pip-first
+    # pass then tries as a face.
+    sheet = noisy(np.full((480, 640, 3), 170, np.uint8), 6.0)
+    gray = np.asarray(cv2.cvtColor(sheet, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    floor, edge = noise_floors(gray)
+    assert floor > MIN_SPOT and edge > 10.0
+    assert len(_all_spots(gray, 6.0, False, MIN_SPOT)[0]) > 20  # 31 round ones (more among the ovals)
+    assert len(_all_spots(gray, 6.0, False, floor)[0]) == 0
+    # A clean frame keeps the fixed floors.
+    assert noise_floors(np.full((480, 640), 170, np.uint8)) == (MIN_SPOT, 10.0)
