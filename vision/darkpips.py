@@ -159,8 +159,17 @@ Down = Callable[[tuple[float, float]], tuple[float, float]]
 Level = Callable[[tuple[float, float]], F64]
 
 
-def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
-                     down: Down | None = None, ones: bool = True, level: Level | None = None) -> list[LightFace]:
+@dataclass(frozen=True)
+class LightPass:
+    """What one pass of light_pass found: the faces, and every round dark spot it started from (the reader
+    groups the spots no die accounts for into places to ask the dice net about, vision/candidates.py)."""
+
+    faces: tuple[LightFace, ...]
+    spots: Candidates
+
+
+def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
+               down: Down | None = None, ones: bool = True, level: Level | None = None) -> LightPass:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any.
 
     `down` (from a calibrated camera, vision/camera.py): the image vector from a flat die's top-face
@@ -187,7 +196,7 @@ def read_light_faces(gray: U8, g_known: float | None, bgr: U8 | None = None,
     faces = _resolve(faces)
     if down is not None:
         faces = [_lean_check(f, c, oval, faces, down) for f in faces]
-    return faces
+    return LightPass(tuple(faces), c)
 
 
 def noise_floors(gray: U8) -> tuple[float, float]:

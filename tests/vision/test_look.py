@@ -71,7 +71,7 @@ def test_dark_pip_look_skips_the_light_pip_planes(monkeypatch: pytest.MonkeyPatc
     import vision.reader as reader
 
     frame, cal = _sim("stacked", 1)
-    calls = count_calls(monkeypatch, reader, "read_light_faces")
+    calls = count_calls(monkeypatch, reader, "light_pass")
     with_look = read_dice(frame, calibration=cal, expect=2)
     assert len(calls) == 1
     without = read_dice(frame, calibration=replace(cal, die_color_bgr=None, pip_color_bgr=None), expect=2)

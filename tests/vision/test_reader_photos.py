@@ -12,8 +12,9 @@ Every photo is read with the dice-net fold model that never saw it (byler_data.h
 so these are held-out figures; the product reads with the model trained on all the photos.
 
 The floors are what this reader measured (2026-11-25; bench/vision.py prints the same figures) minus a small
-margin. Accuracy among accepted dice (99.76%) and coverage (91.03%) are over the issue's 99.5% and 90%; white
-coverage (96.46%) is still under its 98%. These tests keep the reader from sliding back.
+margin. Accuracy among accepted dice (99.82%), coverage (91.92%) and white coverage (98.48%, 195 of 198) are
+over the issue's 99.5%, 90% and 98%; the white floor leaves one die of margin (194 of 198 is 97.98%). These
+tests keep the reader from sliding back.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import pytest
 
 from tests.vision import byler_data as byler
+from vision.dicenet import DiceNet, fold_of
 from vision.reader import MIN_CONFIDENCE, read_dice
 
 pytestmark = [pytest.mark.photos, pytest.mark.skipif(not byler.available(), reason=byler.SKIP_REASON)]
@@ -39,23 +41,23 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 99.76% (1630/1634); with the 7 values read where no die is labelled 99.33% (two of them are
+    # measured 99.82% (1647/1650); with the 6 values read where no die is labelled 99.46% (two of them are
     # real, unlabelled dice read right: a green 6 in IMG_20191209_095533.jpg at (339, 362), a black 3 in
     # IMG_20191208_112353.jpg at (313, 379))
     assert score.overall.accuracy >= 0.995
     assert score.accuracy_with_false >= 0.99
-    assert score.false_dice <= 8
+    assert score.false_dice <= 7
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 91.03% overall
-    assert score.overall.coverage >= 0.90
+    # measured 91.92% overall
+    assert score.overall.coverage >= 0.91
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured: white 96.46% coverage / 100.00% accuracy (191/191), dark 85.78% / 99.49% (588/591), coloured
-    # 93.83% / 99.88% (851/852)
-    floors = {"white": (0.95, 0.985), "dark": (0.84, 0.985), "coloured": (0.925, 0.995)}
+    # measured: white 98.48% coverage / 100.00% accuracy (195/195), dark 86.65% / 99.66% (595/597), coloured
+    # 94.49% / 99.88% (857/858)
+    floors = {"white": (0.975, 0.985), "dark": (0.855, 0.985), "coloured": (0.935, 0.995)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
         assert t.coverage >= cov, (colour, t.coverage)
@@ -63,8 +65,8 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 93.69 / 90.52 / 87.99 / 90.78 / 93.20 / 89.93 %
-    floors = {1: 0.92, 2: 0.895, 3: 0.86, 4: 0.895, 5: 0.92, 6: 0.885}
+    # measured coverage 1..6: 95.68 / 91.48 / 88.35 / 91.47 / 93.20 / 91.37 %
+    floors = {1: 0.945, 2: 0.905, 3: 0.87, 4: 0.905, 5: 0.92, 6: 0.90}
     for value in range(1, 7):
         t = score.by_value[value]
         assert t.coverage >= floors[value], (value, t.coverage)
@@ -72,7 +74,28 @@ def test_by_value(score: byler.Score) -> None:
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured: 148 of 250 photos `ok` with every die right; one `ok` with a die missed: IMG_20191209_095533.jpg
+    # measured: 152 of 250 photos `ok` with every die right; one `ok` with a die missed: IMG_20191209_095533.jpg
     # has 14 dice but 13 labelled, and the reader read 13 of the 14 (every value right)
-    assert score.images_ok_correct >= 140
+    assert score.images_ok_correct >= 145
     assert score.images_ok_wrong <= 1
+
+
+# White dice the reader missed until it searched for a die's centre and grouped loose spots (docs/vision.md):
+# a 1 whose body merged with a black die's, a 4 whose body was cut in two, a 6 refused as off its grid (each
+# candidate a third of a die off centre, where the net was unsure), and a small cream 6 with neither a body
+# nor a layout (its pips half merged at the uncalibrated pip scale), found as a group of spots.
+ONCE_MISSED = (("IMG_20191209_100051.jpg", 1), ("IMG_20191209_100728.jpg", 4), ("IMG_20191209_100722.jpg", 6),
+               ("IMG_20191208_111803.jpg", 6))
+
+
+@pytest.mark.parametrize(("name", "value"), ONCE_MISSED)
+def test_white_dice_off_centre_candidates_are_read(name: str, value: int) -> None:
+    photos = {p.name: p for p in byler.photos()}
+    p = photos[name]
+    r = read_dice(p.image, expect=len(p.dice), net=DiceNet.fold(fold_of(p.index, byler.count())))
+    labelled = [d for d in p.dice if d.colour == "white" and d.value == value]
+    assert labelled
+    for lab in labelled:
+        x0, y0, x1, y1 = lab.box
+        inside = [d for d in r.dice if x0 <= d.center[0] <= x1 and y0 <= d.center[1] <= y1]
+        assert [d.value for d in inside if d.confidence >= MIN_CONFIDENCE] == [value], (lab, inside)

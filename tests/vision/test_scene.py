@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 
 from tests.vision.render import DieSpec, render
 from vision import Verdict, read_dice
-from vision.darkpips import MIN_SPOT, _all_spots, noise_floors, read_light_faces
+from vision.darkpips import MIN_SPOT, _all_spots, light_pass, noise_floors
 from vision.scene import MAX_GAIN, neutral_gains, noise_sigma
 
 U8 = NDArray[np.uint8]
@@ -63,7 +63,7 @@ def test_white_dice_under_a_coloured_light_are_read_as_white_dice(gains: tuple[f
     # a warm cast made every white die "coloured" (channel spread ~90 against 60) and it lost them.
     frame = cast(two_white_dice(), gains)
     gray = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
-    faces = read_light_faces(gray, None, frame)
+    faces = light_pass(gray, None, frame).faces
     assert sorted(f.value for f in faces if f.value is not None) == [3, 5]
 
 

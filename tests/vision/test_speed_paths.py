@@ -141,7 +141,7 @@ def test_calibrated_count_met_by_the_grey_pass_skips_the_other_planes(monkeypatc
     from tests.vision.simthrows import count_calls, sim_throw
 
     frame, cal, truth = sim_throw("ok", 2)
-    calls = count_calls(monkeypatch, reader, "read_light_faces")
+    calls = count_calls(monkeypatch, reader, "light_pass")
     fast = read_dice(frame, calibration=cal, expect=2)
     assert len(calls) == 1
     assert fast.verdict is Verdict.OK

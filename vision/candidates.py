@@ -1,0 +1,69 @@
+"""Places to ask the dice net about that neither a face nor a body accounts for: clusters of dark spots.
+
+Pure: spot centres and a die size in, points out. The pip-first pass (vision/darkpips.py) finds a die only
+when its spots fill a legal layout exactly, and the body pass (vision/bodies.py) only where the die's body
+stands out from its background. A cream die on a pale sheet, or a small die whose pips the pass's kernel
+partly merged, has neither: but its pips are still a tight group of dark spots, and the group's centre is the
+face's centre (every legal layout is symmetric about it). The reader asks the net there, on the net's
+strictest level, since a group of specks is weaker evidence of a die than a body is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+F64 = NDArray[np.float64]
+
+# Spots closer than this (die sizes) belong to one group: a face's pips are a pitch (a quarter of the face's
+# side, SIDE_PER_G = 3.85 pitches) or 1.4 pitches from the next, but a 4's and a 6's columns are 2 pitches
+# apart (0.52 of a side) and a 2's pips 2.8 (0.73). Touching dice's pips link too (their nearest are about 2
+# pitches apart): such a group is wider than one face (MAX_EXTENT) and is no candidate.
+LINK = 0.75
+# A group wider than this (die sizes, along x or y) is not one face.
+MAX_EXTENT = 0.9
+# A face shows 1-6 pips; a black-hat also answers at a die's dark corners and bevels.
+MIN_SPOTS, MAX_SPOTS = 2, 9
+# Spots within this distance (die sizes) of a die already found are that die's.
+TAKEN = 0.75
+# Textured boards give thousands of spots; the strongest this many free ones are grouped (n^2 distances).
+MAX_FREE = 300
+
+
+def spot_clusters(xy: F64, peak: F64, die: float, taken: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Centres of tight groups of 2-9 dark spots (`xy`, with their `peak` contrast) away from every point in
+    `taken` (the dice already found), for dice of outline `die` pixels."""
+    if len(xy) < MIN_SPOTS or die <= 0:
+        return []
+    free = np.ones(len(xy), bool)
+    if taken:
+        t = np.asarray(taken, np.float64)
+        d = np.hypot(xy[:, None, 0] - t[None, :, 0], xy[:, None, 1] - t[None, :, 1])
+        free = d.min(axis=1) >= TAKEN * die
+    idx = np.nonzero(free)[0]
+    if len(idx) > MAX_FREE:
+        idx = idx[np.argsort(-peak[idx], kind="stable")[:MAX_FREE]]
+    pts = xy[idx]
+    n = len(pts)
+    if n < MIN_SPOTS:
+        return []
+    near = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1]) <= LINK * die
+    # Connected components of the neighbour graph: each spot takes the least label among its neighbours
+    # until nothing changes (as many rounds as the longest chain of spots, a few for a face).
+    label = np.arange(n)
+    while True:
+        nxt = np.where(near, label[None, :], n).min(axis=1)
+        if np.array_equal(nxt, label):
+            break
+        label = nxt
+    out: list[tuple[float, float]] = []
+    for k in np.unique(label):
+        group = pts[label == k]
+        if not MIN_SPOTS <= len(group) <= MAX_SPOTS:
+            continue
+        if float((group.max(axis=0) - group.min(axis=0)).max()) > MAX_EXTENT * die:
+            continue
+        out.append((float(group[:, 0].mean()), float(group[:, 1].mean())))
+    return out
