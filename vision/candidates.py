@@ -26,15 +26,20 @@ LINK = 0.75
 MAX_EXTENT = 0.9
 # A face shows 1-6 pips; a black-hat also answers at a die's dark corners and bevels.
 MIN_SPOTS, MAX_SPOTS = 2, 9
+# Two specks on a plain sheet are a group too (and the net read them as a 1 at 0.94 in a Byler photo taken at
+# 1.5x): a group this small counts only where a die-sized body stands out around it (the reader checks);
+# three round spots or more within a face's width are pips.
+BARE_SPOTS = 3
 # Spots within this distance (die sizes) of a die already found are that die's.
 TAKEN = 0.75
 # Textured boards give thousands of spots; the strongest this many free ones are grouped (n^2 distances).
 MAX_FREE = 300
 
 
-def spot_clusters(xy: F64, peak: F64, die: float, taken: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+def spot_clusters(xy: F64, peak: F64, die: float,
+                  taken: Sequence[tuple[float, float]]) -> list[tuple[tuple[float, float], int]]:
     """Centres of tight groups of 2-9 dark spots (`xy`, with their `peak` contrast) away from every point in
-    `taken` (the dice already found), for dice of outline `die` pixels."""
+    `taken` (the dice already found), for dice of outline `die` pixels, with the number of spots in each."""
     if len(xy) < MIN_SPOTS or die <= 0:
         return []
     free = np.ones(len(xy), bool)
@@ -58,12 +63,12 @@ def spot_clusters(xy: F64, peak: F64, die: float, taken: Sequence[tuple[float, f
         if np.array_equal(nxt, label):
             break
         label = nxt
-    out: list[tuple[float, float]] = []
+    out: list[tuple[tuple[float, float], int]] = []
     for k in np.unique(label):
         group = pts[label == k]
         if not MIN_SPOTS <= len(group) <= MAX_SPOTS:
             continue
         if float((group.max(axis=0) - group.min(axis=0)).max()) > MAX_EXTENT * die:
             continue
-        out.append((float(group[:, 0].mean()), float(group[:, 1].mean())))
+        out.append(((float(group[:, 0].mean()), float(group[:, 1].mean())), len(group)))
     return out

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from calibration.model import Calibration
 from vision.bodies import Body, segment
 from vision.camera import BoardCamera
-from vision.candidates import spot_clusters
+from vision.candidates import BARE_SPOTS, spot_clusters
 from vision.colourpips import read_colour_face
 from vision.darkpips import SIDE_PER_G, LightFace, light_pass
 from vision.dicenet import NO_DIE, DiceNet, NetRead
@@ -314,7 +314,8 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         # a stacked throw), tripling its time for one more throw read right in 960.
         taken = [d.center for d in dice + pipless]
         groups = [] if hint else [Die(None, xy, 0.0, _on_board(poly, xy), 0.0)
-                  for xy in spot_clusters(grey.spots.xy, grey.spots.peak, seg.die_size, taken)]
+                  for xy, n in spot_clusters(grey.spots.xy, grey.spots.peak, seg.die_size, taken)
+                  if n >= BARE_SPOTS or outline(frame, xy, seg.die_size, seg.die_size) is not None]
     else:
         groups = []
     if dice or pipless or groups:
