@@ -1,11 +1,12 @@
 """Places to ask the dice net about that neither a face nor a body accounts for: clusters of dark spots.
 
-Pure: spot centres and a die size in, points out. The pip-first pass (vision/darkpips.py) finds a die only
-when its spots fill a legal layout exactly, and the body pass (vision/bodies.py) only where the die's body
-stands out from its background. A cream die on a pale sheet, or a small die whose pips the pass's kernel
-partly merged, has neither: but its pips are still a tight group of dark spots, and the group's centre is the
-face's centre (every legal layout is symmetric about it). The reader asks the net there, on the net's
-strictest level, since a group of specks is weaker evidence of a die than a body is.
+Pure: spot centres and a die size in, points (with how many spots each stands for) out. The pip-first pass
+(vision/darkpips.py) finds a die only when its spots fill a legal layout exactly, and the body pass
+(vision/bodies.py) only where the die's body stands out from its background. A cream die on a pale sheet, or a
+small die whose pips the pass's kernel partly merged, has neither: but its pips are still a tight group of
+dark spots, and the group's centre is the face's centre (every legal layout is symmetric about it). The reader
+asks the net there, on the net's strictest level, since a group of specks is weaker evidence of a die than a
+body is.
 """
 
 from __future__ import annotations

@@ -88,10 +88,10 @@ HARD_REASONS = ("cocked", "stacked", "motion blur", "on an oblong body")
 # Searching from every unread candidate with any "no die" at all gained 52 dice and 2 wrong ones, dark dice
 # with glare whose value the net already read wrong at the start: there the candidate was centred (P(no
 # die) 0.00-0.01), and the search only raised the net's confidence in its wrong read past the level.
+# Uncalibrated reads only (see read_dice).
 RECENTRE_FROM = 0.2
 RECENTRE_TO = 0.8
 RECENTRE_STEPS = (0.2, 0.1)  # grid steps, die sizes
-# (Uncalibrated reads only: see read_dice.)
 # A die placed by a search (re-centred, or a group of spots) this close to another die (die sizes) is that
 # die read a second time: two dice resting side by side have their centres a whole side apart or more.
 SAME_DIE = 0.7
@@ -223,11 +223,19 @@ def _dedupe(found: list[tuple[Body, Face]], die: float) -> list[tuple[Body, Face
     def rank(bf: tuple[Body, Face]) -> tuple[bool, float, int]:
         return (bf[1].value is not None, bf[1].confidence, len(bf[1].pips))
 
-    kept: list[tuple[Body, Face]] = []
-    for cand in sorted(found, key=rank, reverse=True):
-        cx, cy = cand[0].center
-        if all(np.hypot(cx - k[0].center[0], cy - k[0].center[1]) >= 0.5 * die for k in kept):
-            kept.append(cand)
+    ranked = sorted(found, key=rank, reverse=True)
+    return [ranked[i] for i in _apart([b.center for b, _ in ranked], 0.5 * die)]
+
+
+def _apart(centres: Sequence[tuple[float, float]], near: float,
+           fixed: Sequence[bool] | None = None) -> list[int]:
+    """Indices of `centres`, taken in order (best first), each kept unless within `near` of one kept
+    before it; a `fixed` one is kept whatever lies near it."""
+    kept: list[int] = []
+    for i, (cx, cy) in enumerate(centres):
+        if (fixed is not None and fixed[i]) or all(
+                np.hypot(cx - centres[k][0], cy - centres[k][1]) >= near for k in kept):
+            kept.append(i)
     return kept
 
 
@@ -287,6 +295,7 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     unit = float(np.median([f.side for f in light])) if light else (hint or 0.0)
     outline_size = hint or 0.0  # a die's visible outline (side faces and all), as the net's crops are scaled
     pipless: list[Die] = []  # die-sized bodies with nothing pip-like to the pip readers: the net may read them
+    groups: list[Die] = []  # groups of loose dark spots (uncalibrated): the net may read them
     # Dice of other colours (and light dice the pip-first pass could not place) from their bodies: only
     # when the light pass has not already accounted for every die the throw should have.
     # Calibrated, the pip-first pass's dice at the calibrated size are trusted to be all there is once
@@ -312,12 +321,11 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         # where the die's size and the pips' scale are guesses: calibrated, the passes work at the known
         # size, and on the simulated board the searches found board lettering and grid crossings (ten groups
         # a stacked throw), tripling its time for one more throw read right in 960.
-        taken = [d.center for d in dice + pipless]
-        groups = [] if hint else [Die(None, xy, 0.0, _on_board(poly, xy), 0.0)
-                  for xy, n in spot_clusters(grey.spots.xy, grey.spots.peak, seg.die_size, taken)
-                  if n >= BARE_SPOTS or outline(frame, xy, seg.die_size, seg.die_size) is not None]
-    else:
-        groups = []
+        if not hint:
+            taken = [d.center for d in dice + pipless]
+            groups = [Die(None, xy, 0.0, _on_board(poly, xy), 0.0)
+                      for xy, n in spot_clusters(grey.spots.xy, grey.spots.peak, seg.die_size, taken)
+                      if n >= BARE_SPOTS or outline(frame, xy, seg.die_size, seg.die_size) is not None]
     if dice or pipless or groups:
         _consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint)
     # Reading order: top to bottom, then left to right, so "die 2" means the same die to a person.
@@ -346,7 +354,8 @@ def _consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problem
     todo = [i for i, (d, n) in enumerate(zip(found, reads, strict=True))
             if search and d.value is None and RECENTRE_FROM <= n.probs[NO_DIE] < RECENTRE_TO
             and not (i < len(dice) and _hard(problems[i]))]
-    for i, (c, n) in zip(todo, _recentre(net, frame, die, [found[i].center for i in todo]), strict=True):
+    for i, (c, n) in zip(todo, _recentre(net, frame, die, [found[i].center for i in todo]) if todo else (),
+                         strict=True):
         if c != found[i].center:
             found[i] = replace(found[i], center=c)
             searched[i] = True
@@ -381,14 +390,10 @@ def _consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problem
     # A die placed by a search gives way to one found directly, and to a better one placed by a search.
     order = sorted(range(len(dice)), key=lambda i: (not placed[i], dice[i].value is not None, dice[i].confidence),
                    reverse=True)
-    kept: list[int] = []
-    for i in order:
-        c = dice[i].center
-        if not placed[i] or all(np.hypot(c[0] - dice[k].center[0], c[1] - dice[k].center[1]) >= SAME_DIE * die
-                                for k in kept):
-            kept.append(i)
-    for i in sorted(set(range(len(dice))) - set(kept), reverse=True):
-        del dice[i], problems[i]
+    kept = {order[j] for j in _apart([dice[i].center for i in order], SAME_DIE * die,
+                                     [not placed[i] for i in order])}
+    dice[:] = [d for i, d in enumerate(dice) if i in kept]
+    problems[:] = [p for i, p in enumerate(problems) if i in kept]
 
 
 def _recentre(net: NetReader, frame: U8, die: float, centres: list[tuple[float, float]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 import pytest
 
@@ -190,8 +191,6 @@ def test_two_specks_on_a_plain_sheet_are_no_die_three_pips_are() -> None:
     """BARE_SPOTS: a group of two dark spots with no die-sized body around it (specks on the sheet, which the
     shipped net read as a 1 at 0.94 in a Byler photo taken at 1.5x) is not asked about; three spots in a
     face's width are pips, body or not (a cream die on a pale sheet)."""
-    import cv2
-
     base = render([DieSpec(4, (200, 200), angle=10)], seed=13)
     sure_one = {(200.0, 200.0): (4, 0.95), (430.0, 290.0): (1, 0.95)}
     specks = [(424, 284), (436, 296), (436, 284)]
