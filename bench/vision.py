@@ -44,6 +44,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -53,12 +54,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bench.peer_blobcluster import read_dice_lean, read_dice_peer
+from calibration.model import Calibration
 from tests.vision import byler_data as byler
+from vision.change import Box
 from vision.reader import MIN_CONFIDENCE, read_dice
 from vision.reading import DiceReading, Verdict
 
 Reader = Callable[[NDArray[np.uint8], int | None], DiceReading]
 PEERS: dict[str, Reader] = {"peer": read_dice_peer, "lean peer": read_dice_lean}
+CHANGED = "ours, where changed"
 
 
 def main() -> int:
@@ -69,21 +73,36 @@ def main() -> int:
                     help="also score ours on the photos as other cameras take them (tests/vision/camera_looks.py)")
     ap.add_argument("--sim-seeds", type=int, default=10,
                     help="simulated-camera throws per kind for the product-path timing (0: skip it)")
+    ap.add_argument("--streams", type=int, default=0,
+                    help="simulated programmes of six throws read behind the roll watcher (0: none)")
+    ap.add_argument("--no-photos", action="store_true", help="skip the Byler photos (the product path only)")
     args = ap.parse_args()
     if not byler.available():
         print(byler.SKIP_REASON)
         return 1
     cv2.setNumThreads(1)
+    if not args.no_photos:
+        photo_bench(args.limit, max(1, args.repeat))
+    if args.looks:
+        other_cameras(args.limit)
+    if args.sim_seeds:
+        product_path(args.sim_seeds, max(1, args.repeat))
+    if args.streams:
+        watched(args.streams)
+    return 0
+
+
+def photo_bench(limit: int, repeat: int) -> None:
+    """Ours and the peers on every Byler photo and its 640x480 crop: accuracy, coverage and time."""
     photos = list(byler.photos())
     as_labelled = list(byler.photos(corrected=False))
-    if args.limit:
-        photos, as_labelled = photos[: args.limit], as_labelled[: args.limit]
+    if limit:
+        photos, as_labelled = photos[: limit], as_labelled[: limit]
     readers: dict[str, Reader] = {"ours": lambda f, e: read_dice(f, expect=e), **PEERS}
     ours_as_labelled = byler.Score()
     times: dict[str, list[float]] = {name: [] for name in readers}
     crop_times: dict[str, list[float]] = {name: [] for name in readers}
     scores = {name: byler.Score() for name in readers}
-    repeat = max(1, args.repeat)
     held_out = byler.held_out(read_dice)
     read_dice(photos[0].image, expect=2)  # first-call set-up (OpenCV's Lab tables, the net's session) untimed
     for i, p in enumerate(photos):
@@ -122,11 +141,6 @@ def main() -> int:
               f"({'ours faster' if crop_ratio > 1 else 'ours slower'} on 640x480)")
     print("correct dice: " + ", ".join(f"{name} {s.overall.correct}/{s.overall.labelled} "
                                        f"({s.overall.correct / s.overall.labelled:.1%})" for name, s in scores.items()))
-    if args.looks:
-        other_cameras(args.limit)
-    if args.sim_seeds:
-        product_path(args.sim_seeds, repeat)
-    return 0
 
 
 def other_cameras(limit: int) -> None:
@@ -154,30 +168,47 @@ def other_cameras(limit: int) -> None:
 
 def product_path(seeds: int, repeat: int) -> None:
     """The product's own read: a 640x480 frame of the simulated camera at rest, calibrated, two dice
-    expected, for each kind of throw; all readers on the same frames, interleaved."""
+    expected, for each kind of throw; all readers on the same frames, interleaved. Ours twice: reading the
+    whole frame, and (as the roll watcher reads a throw) only where the frame differs from the table
+    before the throw, the time to find where (vision/change.py, at the watcher's work size) included."""
     from hardware.simcam import SimulatedCamera
+    from vision.change import changed_boxes, shrink
+    from vision.watcher import WatcherConfig
 
-    names = ["ours", *PEERS]
+    names = ["ours", CHANGED, *PEERS]
     times: dict[str, list[float]] = {name: [] for name in names}
     right = dict.fromkeys(names, 0)
     wrong_ok = dict.fromkeys(names, 0)
     n = 0
     kinds = ("ok", "off_board", "cocked", "stacked")
     by_kind = {name: dict.fromkeys(kinds, 0) for name in names}
+    kind_times: dict[str, dict[str, list[float]]] = {name: {k: [] for k in kinds} for name in names}
+    threshold = WatcherConfig().pixel_threshold
     for kind in kinds:
         for seed in range(1, seeds + 1):
             cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
-            frame = list(cam)[-1].image
+            frames = list(cam)
+            frame = frames[-1].image
             cal = cam.calibration()
+            factor = max(1, round(frame.shape[1] / WatcherConfig().work_width))
+            before = shrink(frames[0].image, factor)  # the watcher holds its reference at work size
             (truth,) = cam.throws
             n += 1
             for name in names:
                 ts = []
                 for _ in range(repeat):
                     t0 = time.perf_counter()
-                    r = read_dice(frame, calibration=cal, expect=2) if name == "ours" else PEERS[name](frame, 2)
+                    if name == "ours":
+                        r = read_dice(frame, calibration=cal, expect=2)
+                    elif name == CHANGED:
+                        boxes = changed_boxes(before, shrink(frame, factor), die=cam.die_size_px() / factor,
+                                              threshold=threshold, factor=factor)
+                        r = read_dice(frame, calibration=cal, expect=2, changed=boxes)
+                    else:
+                        r = PEERS[name](frame, 2)
                     ts.append(time.perf_counter() - t0)
                 times[name].append(statistics.median(ts))
+                kind_times[name][kind].append(statistics.median(ts))
                 values_right = sorted(r.values, key=str) == sorted(truth.values, key=str)
                 ok_right = r.verdict is Verdict.OK and values_right
                 got = int(ok_right if truth.verdict is Verdict.OK else r.verdict is truth.verdict)
@@ -192,9 +223,50 @@ def product_path(seeds: int, repeat: int) -> None:
               f"median {1000 * statistics.median(t):.1f} ms, mean {1000 * statistics.mean(t):.1f} ms, "
               f"90th percentile {1000 * float(np.percentile(t, 90)):.1f} ms")
         print("    right by kind: " + ", ".join(f"{k} {v}/{seeds}" for k, v in by_kind[name].items()))
-    for name in PEERS:
-        ratio = statistics.median(times[name]) / statistics.median(times["ours"])
-        print(f"  speed ratio {name}/ours (median per frame): {ratio:.2f}x")
+        print("    time by kind (median / mean ms): " + ", ".join(
+            f"{k} {1000 * statistics.median(v):.1f} / {1000 * statistics.mean(v):.1f}"
+            for k, v in kind_times[name].items()))
+    for ours in ("ours", CHANGED):
+        for name in PEERS:
+            ratio = statistics.median(times[name]) / statistics.median(times[ours])
+            mean_ratio = statistics.mean(times[name]) / statistics.mean(times[ours])
+            print(f"  speed ratio {name}/{ours}: {ratio:.2f}x on the median frame, {mean_ratio:.2f}x on the mean")
+
+
+def _read_changed(cal: Calibration, image: NDArray[np.uint8], boxes: tuple[Box, ...]) -> DiceReading:
+    return read_dice(image, calibration=cal, changed=boxes)
+
+
+def watched(streams: int) -> None:
+    """The product's path end to end: the real reader behind the roll watcher, on simulated programmes of
+    six throws with hands hovering, nudging the dice and picking them up; the time is the watcher's own
+    measure of each throw's read (RollEvent.read_ms), whole frames against only where the table changed."""
+    from hardware.simcam import SimulatedCamera
+    from vision.watcher import RollWatcher
+
+    kinds = ["ok", "off_board", "cocked", "stacked"]
+    print(f"behind the roll watcher ({streams} programmes of 6 throws, hands on; read time per throw):")
+    for changed in (False, True):
+        ms: list[float] = []
+        events = throws = right = wrong_ok = 0
+        for seed in range(1, streams + 1):
+            cam = SimulatedCamera(seed=seed, script=[kinds[(seed + i) % 4] for i in range(6)])
+            cal = cam.calibration()
+            watcher = RollWatcher(reader=partial(read_dice, calibration=cal), calibration=cal,
+                                  changed_reader=partial(_read_changed, cal) if changed else None)
+            got = list(watcher.watch(cam))
+            events += len(got)
+            throws += len(cam.throws)
+            ms += [e.read_ms for e in got]
+            if len(got) == len(cam.throws):
+                for e, t in zip(got, cam.throws, strict=True):
+                    same = sorted(e.reading.values, key=str) == sorted(t.values, key=str)
+                    ok = e.reading.verdict is t.verdict and (t.verdict is not Verdict.OK or same)
+                    right += ok
+                    wrong_ok += e.reading.verdict is Verdict.OK and not ok
+        print(f"  {'where changed' if changed else 'whole frames'}: {events} events for {throws} throws, "
+              f"{right} right, {wrong_ok} wrong ok; read median {statistics.median(ms):.1f} ms, "
+              f"mean {statistics.mean(ms):.1f} ms, 90th percentile {float(np.percentile(ms, 90)):.1f} ms")
 
 
 if __name__ == "__main__":

@@ -758,6 +758,16 @@ class TableService:
         cal = self.calibration
         return lambda image: read_dice(image, cal)
 
+    def _make_changed_reader(self) -> Callable[[Any, Any], DiceReading] | None:
+        """The real reader reading a throw only where the table changed (vision/change.py); it measures
+        its windows in dice, so only with a calibrated die size."""
+        if self.reader != "real" or self.calibration is None or not self.calibration.die_size_px:
+            return None
+        from vision import read_dice
+
+        cal = self.calibration
+        return lambda image, boxes: read_dice(image, cal, changed=boxes)
+
     def _camera_loop(self) -> None:
         from hardware.sources import RetryingSource, SourceError
         from vision.watcher import RollWatcher, WatcherConfig
@@ -778,7 +788,8 @@ class TableService:
                 if latest is None or latest.data != self.calibration.to_json():
                     store.save_calibration(s, table_id=self.id, data=self.calibration.to_json())
         watcher = RollWatcher(reader=reader, calibration=self.calibration,
-                              config=self.watcher_config or WatcherConfig())
+                              config=self.watcher_config or WatcherConfig(),
+                              changed_reader=self._make_changed_reader())
         lost_since: list[bool] = [False]
 
         def on_status(ok: bool, message: str) -> None:
@@ -818,7 +829,8 @@ class TableService:
                 self._recalibrated.clear()
                 reader = self._make_reader()
                 watcher = RollWatcher(reader=reader, calibration=self.calibration,
-                                      config=self.watcher_config or WatcherConfig())
+                                      config=self.watcher_config or WatcherConfig(),
+                                      changed_reader=self._make_changed_reader())
             try:
                 event = watcher.feed(frame)
                 if event is not None:

@@ -51,18 +51,33 @@ class BoardCamera:
         self._rt = (rot, t)
         self._up = up
         self._h = np.asarray(image_to_board, np.float64)
+        # The same maps as plain floats for the per-point steps below: a read asks about a few dozen points,
+        # three rounds each, and numpy's call overhead on 1x3 arrays was over a millisecond of a read.
+        self._hp = tuple(tuple(float(v) for v in row) for row in self._h)
+        self._pp = (f, cx, cy, tuple(tuple(float(v) for v in row) for row in rot), tuple(float(v) for v in t))
         # The die's height in board units: its calibrated side where it was measured, times the local
         # board units per pixel there (the top face is a little nearer the camera: a few per cent more).
         self.die_height = die_px * self._scale(die_at if die_at is not None else (cx, cy))
 
     def _scale(self, xy: tuple[float, float]) -> float:
-        p = self._to_board(np.array([xy, (xy[0] + 1.0, xy[1]), (xy[0], xy[1] + 1.0)]))
-        u, v = p[1] - p[0], p[2] - p[0]
-        return math.sqrt(abs(float(u[0] * v[1] - u[1] * v[0])))  # area of the unit pixel on the board
+        p0, p1, p2 = (self._board_pt(x, y) for x, y in (xy, (xy[0] + 1.0, xy[1]), (xy[0], xy[1] + 1.0)))
+        ux, uy, vx, vy = p1[0] - p0[0], p1[1] - p0[1], p2[0] - p0[0], p2[1] - p0[1]
+        return math.sqrt(abs(ux * vy - uy * vx))  # area of the unit pixel on the board
 
-    def _to_board(self, xy: F64) -> F64:
-        q = np.c_[xy, np.ones(len(xy))] @ self._h.T
-        return np.asarray(q[:, :2] / q[:, 2:3], np.float64)
+    def _board_pt(self, x: float, y: float) -> tuple[float, float]:
+        """Image point -> board plane."""
+        (a, b, c), (d, e, g), (m, n, o) = self._hp
+        q = m * x + n * y + o
+        return (a * x + b * y + c) / q, (d * x + e * y + g) / q
+
+    def _image_pt(self, x: float, y: float, z: float) -> tuple[float, float]:
+        """Board point at height z (board units) -> image pixels (project, for one point)."""
+        f, cx, cy, r, t = self._pp
+        z *= self._up
+        px = r[0][0] * x + r[0][1] * y + r[0][2] * z + t[0]
+        py = r[1][0] * x + r[1][1] * y + r[1][2] * z + t[1]
+        pz = r[2][0] * x + r[2][1] * y + r[2][2] * z + t[2]
+        return f * px / pz + cx, f * py / pz + cy
 
     def project(self, pts: F64) -> F64:
         """Board points (N, 3): x, y and height above the board, in board units -> image pixels."""
@@ -73,23 +88,23 @@ class BoardCamera:
         img = cam @ self._k.T
         return np.asarray(img[:, :2] / img[:, 2:3], np.float64)
 
-    def _under(self, top_xy: tuple[float, float]) -> F64:
+    def _under(self, top_xy: tuple[float, float]) -> tuple[float, float]:
         """The board point under a flat die's top face seen at `top_xy`."""
         # The top face lies a die above the board; its image point over the board plane is off by the
         # parallax, so step a few times: find where the top is, then the board point under it.
-        xy = self._to_board(np.array([top_xy]))[0]
+        seen = self._board_pt(float(top_xy[0]), float(top_xy[1]))
+        x, y = seen
         d = self.die_height
         for _ in range(3):
-            top = self.project(np.array([[xy[0], xy[1], d]]))[0]
-            xy = xy + (self._to_board(np.array([top_xy]))[0] - self._to_board(np.array([top]))[0])
-        return np.asarray(xy, np.float64)
+            top = self._board_pt(*self._image_pt(x, y, d))
+            x, y = x + seen[0] - top[0], y + seen[1] - top[1]
+        return x, y
 
     def down(self, top_xy: tuple[float, float]) -> tuple[float, float]:
         """Image vector from a flat die's top-face centre to its bottom-face centre (the sides' extent)."""
-        xy = self._under(top_xy)
-        d = self.die_height
-        a = self.project(np.array([[xy[0], xy[1], d], [xy[0], xy[1], 0.0]]))
-        return float(a[1, 0] - a[0, 0]), float(a[1, 1] - a[0, 1])
+        x, y = self._under(top_xy)
+        top, bottom = self._image_pt(x, y, self.die_height), self._image_pt(x, y, 0.0)
+        return bottom[0] - top[0], bottom[1] - top[1]
 
     def level(self, top_xy: tuple[float, float]) -> F64:
         """The 2x2 map taking image offsets on a flat die's top face at `top_xy` to the face seen from
@@ -97,9 +112,12 @@ class BoardCamera:
 
         A flat die's pip grid seen obliquely is squashed along the line of sight; a leaning die's is
         squashed further, across its tilt. Measured after this map, only the lean is left."""
-        xy = self._under(top_xy)
+        x, y = self._under(top_xy)
         d, e = self.die_height, 0.05 * self.die_height
-        a = self.project(np.array([[xy[0], xy[1], d], [xy[0] + e, xy[1], d], [xy[0], xy[1] + e, d]]))
-        jac = np.stack([a[1] - a[0], a[2] - a[0]], axis=1) / e  # board step -> image step
-        inv = np.linalg.inv(jac)
-        return np.asarray(inv / math.sqrt(abs(float(np.linalg.det(inv)))), np.float64)
+        a0, a1, a2 = self._image_pt(x, y, d), self._image_pt(x + e, y, d), self._image_pt(x, y + e, d)
+        # board step -> image step, [[j00, j01], [j10, j11]]; its inverse scaled to determinant 1
+        j00, j01 = (a1[0] - a0[0]) / e, (a2[0] - a0[0]) / e
+        j10, j11 = (a1[1] - a0[1]) / e, (a2[1] - a0[1]) / e
+        det = j00 * j11 - j01 * j10
+        k = math.copysign(1.0, det) / math.sqrt(abs(det))
+        return np.array([[j11 * k, -j01 * k], [-j10 * k, j00 * k]], np.float64)

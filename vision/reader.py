@@ -7,9 +7,10 @@ rests inside the play polygon; otherwise `reroll` (a die off the board) or `unre
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Protocol, TypeVar
 
 import cv2
 import numpy as np
@@ -19,8 +20,9 @@ from calibration.model import Calibration
 from vision.bodies import Body, segment
 from vision.camera import BoardCamera
 from vision.candidates import BARE_SPOTS, spot_clusters
+from vision.change import Box, cores, grow, inside
 from vision.colourpips import read_colour_face
-from vision.darkpips import SIDE_PER_G, LightFace, light_pass
+from vision.darkpips import SIDE_PER_G, Down, Level, LightFace, LightPass, light_pass
 from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.look import DieLook
@@ -95,6 +97,11 @@ RECENTRE_STEPS = (0.2, 0.1)  # grid steps, die sizes
 # A die placed by a search (re-centred, or a group of spots) this close to another die (die sizes) is that
 # die read a second time: two dice resting side by side have their centres a whole side apart or more.
 SAME_DIE = 0.7
+# Reading only where the table changed (read_dice's `changed`): the area where a die's centre may lie
+# (vision/change.py's cores) grows by CHANGED_PAD dice into the window read, so that every pass sees a die
+# whole with the board around it (the lean check looks up to 1.1 dice beyond a face's edge, darkpips.py).
+CHANGED_PAD = 1.5
+ALIGN = 12  # a window's corner lies on multiples of this (pixels): see _windows
 
 
 class NetReader(Protocol):
@@ -239,18 +246,99 @@ def _apart(centres: Sequence[tuple[float, float]], near: float,
     return kept
 
 
+@dataclass(frozen=True)
+class _Window:
+    """A part of the frame read on its own: where the table changed, with room around it (see read_dice)."""
+
+    box: Box
+    cores: tuple[Box, ...] | None  # a candidate counts only if centred in one of these (None: anywhere)
+
+    @property
+    def offset(self) -> tuple[int, int]:
+        return self.box[0], self.box[1]
+
+    def holds(self, xy: tuple[float, float]) -> bool:
+        """Whether a candidate centred at `xy` (window pixels) is this window's to read."""
+        return self.cores is None or inside((xy[0] + self.box[0], xy[1] + self.box[1]), self.cores)
+
+
+def _windows(changed: Sequence[Box], die: float, w: int, h: int) -> list[_Window]:
+    """The windows to read for the boxes where the table changed: each box's core (where a die's centre
+    may be, vision/change.py) grown by CHANGED_PAD dice; windows that overlap are read as one."""
+    wins: list[tuple[Box, tuple[Box, ...]]] = [(grow(core, CHANGED_PAD * die, (w, h)), (core,))
+                                               for core in cores(tuple(changed), die, (w, h))]
+    merged = True
+    while merged:
+        merged = False
+        for i, j in combinations(range(len(wins)), 2):  # left at the first merge
+            a, b = wins[i][0], wins[j][0]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                wins[i] = ((min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])),
+                           wins[i][1] + wins[j][1])
+                del wins[j]
+                merged = True
+                break
+    # Windows start on the whole frame's grids: the pip finder keeps one maximum per 3x3 cell and the body
+    # finder works at a quarter scale, so a window that started off them would see a flat-topped pip's
+    # centre or a body's outline a pixel off from a whole read's (a lone pip read whole as a 1 was once
+    # not read in a window that started one pixel further).
+    return [_Window((b[0] - b[0] % ALIGN, b[1] - b[1] % ALIGN, b[2], b[3]), core) for b, core in wins]
+
+
+class _Shifted:
+    """The net asked about a window's points, answered from the whole frame (a crop near the window's edge
+    sees what is beyond it, and the answers are remembered across windows and passes)."""
+
+    def __init__(self, net: NetReader, frame: U8, offset: tuple[int, int]) -> None:
+        self.net, self.frame, self.offset = net, frame, offset
+
+    def read(self, frame: U8, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]:
+        ox, oy = self.offset
+        return self.net.read(self.frame, [(x + ox, y + oy) for x, y in centres], die)
+
+
+@dataclass
+class _Part:
+    """One window's pixels and what the pip-first passes found in it (faces in window pixels)."""
+
+    win: _Window
+    bgr: U8
+    gray: U8
+    grey: LightPass
+    faces: list[LightFace]
+    down: Down | None
+    level: Level | None
+
+
+_R = TypeVar("_R")
+
+
+def _at(fn: Callable[[tuple[float, float]], _R], off: tuple[int, int]) -> Callable[[tuple[float, float]], _R]:
+    """`fn` of frame points, taking a window's points instead."""
+    if off == (0, 0):
+        return fn
+    return lambda xy: fn((xy[0] + off[0], xy[1] + off[1]))
+
+
 def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | None = 2, *,
-              net: DiceNet | None = None) -> DiceReading:
+              net: DiceNet | None = None, changed: Sequence[Box] | None = None) -> DiceReading:
     """Read the dice in one frame. `expect` is the number of dice in a throw (None: any number).
 
     `net` is the dice net to check and complete the pip readers with (default: the shipped model, trained on
-    every Byler photo); the photo tests pass the one fold model that never saw the photo."""
+    every Byler photo); the photo tests pass the one fold model that never saw the photo.
+
+    `changed`: boxes (x0, y0, x1, y1 in frame pixels, vision/change.py) where the frame differs from how the
+    table looked before the throw; the roll watcher passes them. Only there is anything read: a thrown die
+    rests where the table changed, and the rest of the board (its lettering, pieces and houses, which the
+    body-first pass would otherwise read one by one where a throw is not two plain dice) is left alone.
+    Needs a calibration with a die size (the windows are measured in dice)."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
     h, w = frame.shape[:2]
     hint = _calibrated_die_size(calibration, (w, h))
+    if changed is not None and not hint:
+        raise ValueError("read_dice: reading only where the table changed needs a calibration with a die size")
     poly = _polygon(calibration, (w, h))
-    gray = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     # Light dice with dark pips first (white dice, the usual kind): pips, a legal layout, a light face.
     # With the board's homography, where a flat die's side faces can show: a leaning die shows others.
     cam = None
@@ -264,9 +352,17 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         centre = (float(board[:, 0].mean()), float(board[:, 1].mean()))
         cam = BoardCamera(np.array(calibration.homography, np.float64) @ to_cal, (w, h), hint, centre)
     reader = _Remembering(net or DiceNet.shipped())
-    grey = light_pass(gray, hint / SIDE_PER_G if hint else None, frame, cam.down if cam else None,
-                      level=cam.level if cam else None)
-    light = list(grey.faces)
+    g_known = hint / SIDE_PER_G if hint else None
+    windows = [_Window((0, 0, w, h), None)] if changed is None else _windows(changed, hint or 0.0, w, h)
+    parts: list[_Part] = []
+    for win in windows:
+        x0, y0, x1, y1 = win.box
+        sub = frame if changed is None else np.ascontiguousarray(frame[y0:y1, x0:x1])
+        gray = np.asarray(cv2.cvtColor(sub, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+        down = _at(cam.down, win.offset) if cam else None
+        level = _at(cam.level, win.offset) if cam else None
+        grey = light_pass(gray, g_known, sub, down, level=level)
+        parts.append(_Part(win, sub, gray, grey, [f for f in grey.faces if win.holds(f.centre)], down, level))
     # Light pips on dark or coloured dice: the same reader on the inverted grey image (pips become dark
     # spots on a light face). Byler: 297 of 298 such faces of 2-6 pips right, none off a die; its lone
     # pips (1s) were not precise enough and are left to the body-first pass. Then the same on the red and
@@ -277,22 +373,24 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     # are trusted to be all there is (as for the body-first pass below): the other planes are not read.
     # With the dice's look calibrated as dark pips on a light body, light pips are something else's.
     look = DieLook.of(calibration) if hint else None
-    only_grey = _count_met(hint, expect, light) or (look is not None and look.dark_pips)
-    planes = () if only_grey else (gray, frame[..., 2], frame[..., 1])
-    for plane in planes:
-        more = light_pass(np.ascontiguousarray(255 - plane), hint / SIDE_PER_G if hint else None, None,
-                          cam.down if cam else None, ones=False, level=cam.level if cam else None).faces
-        light += [f for f in more
-                  if all(np.hypot(f.centre[0] - o.centre[0], f.centre[1] - o.centre[1]) >= 0.8 * max(f.side, o.side)
-                         for o in light)]
+    if not (_count_met(hint, expect, parts) or (look is not None and look.dark_pips)):
+        for p in parts:
+            for plane in (p.gray, p.bgr[..., 2], p.bgr[..., 1]):
+                more = light_pass(np.ascontiguousarray(255 - plane), g_known, None, p.down, ones=False,
+                                  level=p.level).faces
+                p.faces += [f for f in more if p.win.holds(f.centre) and all(
+                    np.hypot(f.centre[0] - o.centre[0], f.centre[1] - o.centre[1]) >= 0.8 * max(f.side, o.side)
+                    for o in p.faces)]
     dice: list[Die] = []
     problems: list[str] = []
     marks: list[int] = []  # pip-like marks the pip readers saw on each die, read or not
-    for f in light:
-        dice.append(_light_die(f, poly))
-        problems.append(f.reason)
-        marks.append(len(f.pips))
-    unit = float(np.median([f.side for f in light])) if light else (hint or 0.0)
+    for p in parts:
+        for f in p.faces:
+            dice.append(_light_die(f, poly, p.win.offset))
+            problems.append(f.reason)
+            marks.append(len(f.pips))
+    sides = [f.side for p in parts for f in p.faces]
+    unit = float(np.median(sides)) if sides else (hint or 0.0)
     outline_size = hint or 0.0  # a die's visible outline (side faces and all), as the net's crops are scaled
     pipless: list[Die] = []  # die-sized bodies with nothing pip-like to the pip readers: the net may read them
     groups: list[Die] = []  # groups of loose dark spots (uncalibrated): the net may read them
@@ -301,31 +399,37 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     # Calibrated, the pip-first pass's dice at the calibrated size are trusted to be all there is once
     # the count is met (uncalibrated, the body-first pass still looks: on Byler skipping it turned one
     # throw with a missed die from `unreadable` into a wrong `ok`).
-    if not _count_met(hint, expect, light):
-        seg = segment(frame, hint)
-        unit = unit or seg.die_size
-        outline_size = seg.die_size
-        for body, face in _candidate_faces(frame, seg.bodies, seg.die_size, light, reader, look):
-            if face.value is None and not face.pips:
-                # Nothing pip-like to the pip readers: a die-sized blob that may not be a die (a marker, a
-                # token, a stain); it counts only if the net reads a die there.
-                pipless.append(_body_die(body, face, poly))
-                continue
-            if _covered(body.center, light):
-                continue  # the same die, already read from its pips
-            dice.append(_body_die(body, face, poly))
-            problems.append(face.reason)
-            marks.append(len(face.pips))
-        # Dark spots in tight groups that no die found accounts for (vision/candidates.py): a die whose body
-        # did not stand out and whose pips no layout fitted. Like the re-centring search (_consult_net), only
-        # where the die's size and the pips' scale are guesses: calibrated, the passes work at the known
-        # size, and on the simulated board the searches found board lettering and grid crossings (ten groups
-        # a stacked throw), tripling its time for one more throw read right in 960.
-        if not hint:
-            taken = [d.center for d in dice + pipless]
-            groups = [Die(None, xy, 0.0, _on_board(poly, xy), 0.0)
-                      for xy, n in spot_clusters(grey.spots.xy, grey.spots.peak, seg.die_size, taken)
-                      if n >= BARE_SPOTS or outline(frame, xy, seg.die_size, seg.die_size) is not None]
+    if not _count_met(hint, expect, parts):
+        for p in parts:
+            off = p.win.offset
+            seg = segment(p.bgr, hint)
+            unit = unit or seg.die_size
+            outline_size = seg.die_size
+            bodies = tuple(b for b in seg.bodies if p.win.holds(b.center))
+            net_here = reader if changed is None else _Shifted(reader, frame, off)
+            for body, face in _candidate_faces(p.bgr, bodies, seg.die_size, p.faces, net_here, look):
+                if face.value is None and not face.pips:
+                    # Nothing pip-like to the pip readers: a die-sized blob that may not be a die (a marker, a
+                    # token, a stain); it counts only if the net reads a die there.
+                    pipless.append(_body_die(body, face, poly, off))
+                    continue
+                if _covered(body.center, p.faces):
+                    continue  # the same die, already read from its pips
+                dice.append(_body_die(body, face, poly, off))
+                problems.append(face.reason)
+                marks.append(len(face.pips))
+            # Dark spots in tight groups that no die found accounts for (vision/candidates.py): a die whose
+            # body did not stand out and whose pips no layout fitted. Like the re-centring search
+            # (_consult_net), only where the die's size and the pips' scale are guesses: calibrated, the
+            # passes work at the known size, and on the simulated board the searches found board lettering
+            # and grid crossings (ten groups a stacked throw), tripling its time for one more throw read
+            # right in 960.
+            if not hint:
+                taken = [(d.center[0] - off[0], d.center[1] - off[1]) for d in dice + pipless]
+                groups += [Die(None, (xy[0] + off[0], xy[1] + off[1]), 0.0,
+                               _on_board(poly, (xy[0] + off[0], xy[1] + off[1])), 0.0)
+                           for xy, n in spot_clusters(p.grey.spots.xy, p.grey.spots.peak, seg.die_size, taken)
+                           if n >= BARE_SPOTS or outline(p.bgr, xy, seg.die_size, seg.die_size) is not None]
     if dice or pipless or groups:
         _consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint)
     # Reading order: top to bottom, then left to right, so "die 2" means the same die to a person.
@@ -436,26 +540,28 @@ def _net_sure(n: NetRead, at: float) -> bool:
     return n.value is not None and n.confidence >= at and n.cocked < NET_COCKED
 
 
-def _count_met(hint: float | None, expect: int | None, light: list[LightFace]) -> bool:
-    return bool(hint) and expect is not None and len(light) >= expect
+def _count_met(hint: float | None, expect: int | None, parts: Sequence[_Part]) -> bool:
+    return bool(hint) and expect is not None and sum(len(p.faces) for p in parts) >= expect
 
 
 def _on_board(poly: NDArray[np.float32] | None, xy: tuple[float, float]) -> bool:
     return poly is None or cv2.pointPolygonTest(poly, (float(xy[0]), float(xy[1])), False) >= 0
 
 
-def _light_die(f: LightFace, poly: NDArray[np.float32] | None) -> Die:
+def _light_die(f: LightFace, poly: NDArray[np.float32] | None, off: tuple[int, int] = (0, 0)) -> Die:
+    """The die of a face read in a window at `off`, in frame pixels."""
     box = cv2.boxPoints((f.centre, (f.side, f.side), float(np.degrees(f.theta))))
-    return Die(value=f.value, center=(float(f.centre[0]), float(f.centre[1])), confidence=f.confidence,
-               on_board=_on_board(poly, f.centre), size=f.side,
-               corners=tuple((float(x), float(y)) for x, y in box))
+    xy = (float(f.centre[0]) + off[0], float(f.centre[1]) + off[1])
+    return Die(value=f.value, center=xy, confidence=f.confidence, on_board=_on_board(poly, xy), size=f.side,
+               corners=tuple((float(x) + off[0], float(y) + off[1]) for x, y in box))
 
 
-def _body_die(body: Body, face: Face, poly: NDArray[np.float32] | None) -> Die:
+def _body_die(body: Body, face: Face, poly: NDArray[np.float32] | None, off: tuple[int, int] = (0, 0)) -> Die:
+    """The die of a body read in a window at `off`, in frame pixels."""
     box = cv2.boxPoints((body.center, body.size, body.angle))
-    return Die(value=face.value, center=(float(body.center[0]), float(body.center[1])),
-               confidence=face.confidence, on_board=_on_board(poly, body.center), size=float(np.sqrt(body.area)),
-               corners=tuple((float(x), float(y)) for x, y in box))
+    xy = (float(body.center[0]) + off[0], float(body.center[1]) + off[1])
+    return Die(value=face.value, center=xy, confidence=face.confidence, on_board=_on_board(poly, xy),
+               size=float(np.sqrt(body.area)), corners=tuple((float(x) + off[0], float(y) + off[1]) for x, y in box))
 
 
 def _verdict(dice: tuple[Die, ...], problems: list[str], expect: int | None) -> DiceReading:

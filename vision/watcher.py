@@ -22,9 +22,14 @@ watcher accepted as "how the table looks between throws". The decision, in order
 3. Hardly different from a scene known to hold no throw (the table as it was when watching started, or
    after the dice were last lifted) -> the play area was cleared: no read. This keeps board features a
    reader might mistake for a die (lettering, a piece) from turning every pick-up into an event.
-4. Otherwise read the dice once. No dice found -> the play area was cleared (dice lifted): no event.
-   The same values at the same places as the last event -> the same dice were touched, not thrown: no
-   event. Anything else -> one `RollEvent`, and the read scene becomes the reference.
+4. Otherwise read the dice once: with a `changed_reader`, only where the scene differs from the reference
+   (vision/change.py: the dice thrown, the places they were lifted from, a piece moved meanwhile), since a
+   die that did not move is no part of this throw and the rest of the board holds no die; but where it
+   changed only around the dice lying (touched), the whole scene. No dice found -> the play area was
+   cleared (dice lifted): no event. The same values at the same places as the last event -> the same dice
+   were touched, not thrown: no event. The dice of a refused throw touched and still refused: no event
+   (the players were told to roll again already). Anything else -> one `RollEvent`, and the read scene
+   becomes the reference.
 
 A throw that is still moving `timeout_s` after it started gives one `unreadable` event; when it finally
 comes to rest that scene is adopted silently, since the players were already told to roll again.
@@ -43,13 +48,15 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.reading import DiceReading, Verdict
+from vision.change import Box, changed_boxes, cores, inside, shrink
+from vision.reading import DiceReading, Die, Verdict
 
 if TYPE_CHECKING:
     from calibration.model import Calibration
 
 U8 = npt.NDArray[np.uint8]
 Reader = Callable[[U8], DiceReading]
+ChangedReader = Callable[[U8, tuple[Box, ...]], DiceReading]  # a frame, and where to read it
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,6 +94,7 @@ class WatcherConfig:
     obstruction_die_areas: float = 10.0  # more change than this: a hand or arm is in the play area
     margin_die_sizes: float = 3.0  # the motion area reaches this far beyond the play polygon
     same_dice_tolerance: float = 0.35  # die centres closer than this (in die sizes) are "the same place"
+    touch_die_sizes: float = 1.5  # change only this close to the dice lying (beyond their faces): touched
     default_die_fraction: float = 1 / 12  # die size guess without a calibration: this much of min(w, h)
     history: int = 64  # decisions kept in `RollWatcher.notes` for diagnostics
 
@@ -131,6 +139,7 @@ class _Geometry:
     """Per-frame-size state: the shrink factor and the masks, built on the first frame."""
 
     size: tuple[int, int]
+    factor: int  # frame pixels per work pixel, each way
     small_size: tuple[int, int]
     motion_mask: U8  # play area plus margin, small resolution, 0/255
     mask_pixels: int
@@ -152,12 +161,16 @@ class RollWatcher:
     """Feed frames with `feed(frame)`; it returns a `RollEvent` on the frame a throw is decided, else None.
 
     `reader` reads one BGR frame (the real one is `vision.read_dice` bound to the calibration); it is a
-    parameter so the watcher can be driven by any reader.
+    parameter so the watcher can be driven by any reader. `changed_reader`, if given, reads the throws
+    instead: a frame and the boxes (frame pixels) where it differs from the reference, which is all it needs
+    to read (the real one is `vision.read_dice(..., changed=boxes)`). The first scene and adopted ones are
+    read whole by `reader`: there is no earlier look to compare them with.
     """
 
     reader: Reader
     calibration: Calibration | None = None
     config: WatcherConfig = field(default_factory=WatcherConfig)
+    changed_reader: ChangedReader | None = None
 
     def __post_init__(self) -> None:
         self.state = WatchState.QUIET
@@ -169,7 +182,8 @@ class RollWatcher:
         self._reference: U8 | None = None
         self._episode: _Episode | None = None
         self._last_motion = 0
-        self._lying: DiceReading | None = None  # what the last read saw lying in the play area
+        self._lying: tuple[Die, ...] | None = None  # the dice the last read saw lying in the play area
+        self._lying_refused = False  # they are a throw that was refused (reroll, unreadable)
         self._idle: deque[U8] = deque(maxlen=3)  # recent scenes known to hold no throw
 
     # -- public ---------------------------------------------------------------------------------------
@@ -190,7 +204,8 @@ class RollWatcher:
             # Dice already lying there when watching starts are not a throw, and touching them isn't either.
             self._reference = small
             self._idle.append(small)
-            self._lying = self._read(frame.image)[0]
+            self._lying = self._read(frame.image)[0].dice
+            self._lying_refused = False
             return None
         geom = self._geom
         assert geom is not None
@@ -239,11 +254,7 @@ class RollWatcher:
             self._geom = self._build_geometry(w, h)
             self._prev = None
             self._reference = None
-        small_size = self._geom.small_size
-        small = cv2.resize(img, small_size, interpolation=cv2.INTER_AREA) if small_size != (w, h) else img
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        return np.asarray(small, dtype=np.uint8)
+        return shrink(img, self._geom.factor)
 
     def _build_geometry(self, w: int, h: int) -> _Geometry:
         cfg = self.config
@@ -270,6 +281,7 @@ class RollWatcher:
         die_small = die_px * scale_x
         return _Geometry(
             size=(w, h),
+            factor=factor,
             small_size=(sw, sh),
             motion_mask=mask,
             mask_pixels=int(np.count_nonzero(mask)),
@@ -324,7 +336,8 @@ class RollWatcher:
         change = self._die_areas_from_reference(small)
         if ep.spent:
             self._note(frame.t, "rest after timeout: adopted")
-            self._lying = self._read(frame.image)[0]
+            self._lying = self._read(frame.image)[0].dice
+            self._lying_refused = True  # the timeout was an `unreadable` event
             self._settle(small, WatchState.QUIET)
             return None
         if change < cfg.same_scene_die_areas:
@@ -337,7 +350,8 @@ class RollWatcher:
                 self._note(frame.t, f"obstructed ({change:.1f} die areas)")
             if frame.t - ep.obstructed_since >= cfg.adopt_after_s:
                 self._note(frame.t, "big still change adopted as the new reference")
-                self._lying = self._read(frame.image)[0]
+                self._lying = self._read(frame.image)[0].dice
+                self._lying_refused = False
                 self._settle(small, WatchState.QUIET)
             return None
 
@@ -346,15 +360,31 @@ class RollWatcher:
             self._lying = None
             self._settle(small, WatchState.QUIET)
             return None
-        reading, read_ms = self._read(frame.image)
-        if not reading.dice:
+        reading, read_ms, near, near_dice = self._read(frame.image, small)
+        # Dice lie where nothing changed as they lay before; only those where the scene changed are new.
+        # (Judged on the changed places alone, a die the last read saw that this one did not, or the other
+        # way round, where nothing changed, does not make a throw.)
+        kept = tuple(d for d in self._lying or () if not inside(d.center, near))
+        now = tuple(d for d in reading.dice if inside(d.center, near))
+        lying = now + kept
+        if not lying:
             self._note(frame.t, "play area cleared")
             self._lying = None
             self._idle.append(small)
             self._settle(small, WatchState.QUIET)
             return None
-        if self._same_dice(reading):
+        before = tuple(d for d in self._lying or () if inside(d.center, near))
+        if self._lying is not None and self._same_dice(before, now):
             self._note(frame.t, "same dice as the last throw")
+            self._lying = lying
+            self._settle(small, WatchState.SETTLED)
+            return None
+        if near_dice and self._lying_refused and reading.verdict is not Verdict.OK:
+            # The dice of a refused throw touched, and still refused: the players were told to roll again
+            # already. (A cocked or stacked pair is read differently each time a hand nudges it, so "the
+            # same dice" cannot be told from their values and places.)
+            self._note(frame.t, "the refused throw's dice touched")
+            self._lying = lying
             self._settle(small, WatchState.SETTLED)
             return None
         self.throws += 1
@@ -363,26 +393,45 @@ class RollWatcher:
                           read_ms=read_ms)
         self._note(frame.t, f"roll {self.throws}: {reading.verdict.value} {reading.values}")
         self.last_event = event
-        self._lying = reading
+        self._lying = lying
+        self._lying_refused = reading.verdict is not Verdict.OK
         self._settle(small, WatchState.SETTLED)
         return event
 
-    def _read(self, image: U8) -> tuple[DiceReading, float]:
-        started = time.perf_counter()
-        reading = self.reader(image)
-        return reading, (time.perf_counter() - started) * 1000.0
+    def _read(self, image: U8, small: U8 | None = None) -> tuple[DiceReading, float, tuple[Box, ...], bool]:
+        """The reading of `image` and how long it took (ms); with its work-size copy `small`, also where a
+        die that came or went may lie (vision/change.py's cores of the changes from the reference), and
+        whether the scene changed only around the dice lying.
 
-    def _same_dice(self, reading: DiceReading) -> bool:
-        if self._lying is None:
-            return False
-        before = self._lying.dice
-        if len(before) != len(reading.dice):
+        With a changed reader, `image` is read only where it differs from the reference (finding where is
+        part of the time). Where the scene changed only around the dice lying (`touched`: a hand nudged or
+        lifted them, or the throw fell where they lay), it is read whole: a read of a part may find a part
+        of a die, and whether these are the same dice is judged against a whole read's."""
+        started = time.perf_counter()
+        geom = self._geom
+        reading: DiceReading | None = None
+        near: tuple[Box, ...] = ((0, 0, *geom.size),) if geom else ()
+        near_dice = False
+        if small is not None and self._reference is not None and geom:
+            boxes = changed_boxes(self._reference, small, die=geom.die_size_px / geom.factor,
+                                  threshold=self.config.pixel_threshold, factor=geom.factor, mask=geom.motion_mask)
+            near = cores(boxes, geom.die_size_px, geom.size)
+            near_dice = touched(boxes, self._lying or (), geom.die_size_px * (0.5 + self.config.touch_die_sizes))
+            if self.changed_reader is not None and not near_dice:
+                reading = self.changed_reader(image, boxes)
+        if reading is None:
+            reading = self.reader(image)
+        return reading, (time.perf_counter() - started) * 1000.0, near, near_dice
+
+    def _same_dice(self, before: tuple[Die, ...], now: tuple[Die, ...]) -> bool:
+        """Whether `now` are the dice `before`: as many, each with the same value at the same place."""
+        if len(before) != len(now):
             return False
         geom = self._geom
         assert geom is not None
         tol = self.config.same_dice_tolerance * geom.die_size_px
         unused = list(before)
-        for die in reading.dice:
+        for die in now:
             match = next((b for b in unused if b.value == die.value
                           and abs(b.center[0] - die.center[0]) <= tol
                           and abs(b.center[1] - die.center[1]) <= tol), None)
@@ -397,3 +446,11 @@ def watch(frames: Iterable[Frame], reader: Reader, calibration: Calibration | No
     """Convenience: every RollEvent in a stream of frames."""
     watcher = RollWatcher(reader=reader, calibration=calibration, config=config or WatcherConfig())
     yield from watcher.watch(frames)
+
+
+def touched(boxes: tuple[Box, ...], dice: tuple[Die, ...], reach: float) -> bool:
+    """Whether every box of change lies within `reach` pixels (each way) of a die's centre: the change is
+    the dice lying being touched or lifted, not a throw landing somewhere new. No change: not touched."""
+    return bool(boxes) and bool(dice) and all(
+        any(d.center[0] - reach <= x0 and x1 <= d.center[0] + reach and d.center[1] - reach <= y0
+            and y1 <= d.center[1] + reach for d in dice) for x0, y0, x1, y1 in boxes)

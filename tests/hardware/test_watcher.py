@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from hardware.simcam import SimulatedCamera, ThrowTruth
+from vision.change import Box, cores, inside
 from vision.reading import DiceReading, Die, Verdict
 from vision.watcher import Frame, RollEvent, RollWatcher, WatcherConfig, WatchState
 
@@ -65,6 +66,34 @@ def test_hands_and_retouches_produce_no_event(all_kinds_30fps: tuple) -> None:
     notes = " | ".join(n for _, n in watcher.notes)
     # The hands were really seen and dismissed, not just missed.
     assert "obstructed" in notes and "cleared" in notes
+
+
+@pytest.mark.parametrize("seed,script", [
+    (11, ["ok", "off_board", "cocked", "stacked", "ok", "spinner", "ok"]),
+    (5, ["ok", "off_board", "stacked", "cocked", "ok"]),
+])
+def test_reading_only_where_the_table_changed_keeps_one_event_per_throw(seed: int, script: list[str]) -> None:
+    """With a changed reader the throws are read only where the scene differs from the table's last settled
+    look (vision/change.py). The oracle here answers only for the dice centred in those places: a box that
+    missed a thrown die, or dice left out of the same-dice judgement, gives wrong values or extra events."""
+    cam = SimulatedCamera(seed=seed, script=script)
+    size = cam.size
+    asked: list[tuple[Box, ...]] = []
+
+    def where_changed(_img: np.ndarray, boxes: tuple[Box, ...]) -> DiceReading:
+        asked.append(boxes)
+        truth = cam.truth_reading()
+        near = cores(boxes, cam.die_size_px(), size)
+        return DiceReading(truth.verdict, truth.reason, tuple(d for d in truth.dice if inside(d.center, near)))
+
+    watcher = RollWatcher(reader=lambda _img: cam.truth_reading(), calibration=cam.calibration(),
+                          changed_reader=where_changed)
+    events = list(watcher.watch(cam))
+    assert_matches(events, cam.throws, fps=30.0)
+    assert len(asked) >= len([t for t in cam.throws if t.kind != "spinner"])
+    # Each read covered a small part of the frame: the throw, not the board.
+    for boxes in asked:
+        assert sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) < 0.2 * size[0] * size[1], boxes
 
 
 def test_settle_latency_at_30_fps(all_kinds_30fps: tuple) -> None:
@@ -240,3 +269,35 @@ def test_lifting_dice_off_a_board_whose_features_fool_the_reader_gives_no_event(
     events = list(watcher.watch(_frames(imgs)))
     assert len(events) == 2, [(e.t, e.reading.reason) for e in events]
     assert any("as the table looked with no throw" in n for _, n in watcher.notes)
+
+
+class WobblyReader(CountingReader):
+    """A refused throw whose reading changes when the die is nudged (as a cocked or stacked pair's does:
+    another part of it is taken for a die): the square is a cocked die, and a second, unreadable 'die'
+    appears beside it once it lies right of x = 94."""
+
+    def __call__(self, img: np.ndarray) -> DiceReading:
+        self.calls += 1
+        ys, xs = np.nonzero(img[:, :, 0] > 200)
+        if len(xs) == 0:
+            return DiceReading(Verdict.UNREADABLE, "no dice found")
+        x, y = float(xs.mean()), float(ys.mean())
+        dice = [Die(value=None, center=(x, y), confidence=0.0)]
+        if x > 94 + 10:
+            dice.append(Die(value=None, center=(x, y + 15), confidence=0.0))
+        return DiceReading(Verdict.UNREADABLE, "die 1 unreadable: cocked", tuple(dice))
+
+
+def test_a_refused_throw_nudged_and_still_refused_gives_no_second_event() -> None:
+    rng = np.random.default_rng(7)
+    reader = WobblyReader()
+    watcher = RollWatcher(reader=reader)
+    imgs = [_table(rng) for _ in range(5)]
+    imgs += [_with_square(_table(rng), 20 + 8 * k, 100) for k in range(10)]
+    imgs += [_with_square(_table(rng), 92, 100) for _ in range(30)]  # the throw: refused
+    imgs += [_with_square(_table(rng), 97, 101) for _ in range(30)]  # nudged: read otherwise, still refused
+    imgs += [_with_square(_table(rng), 260 - 8 * k, 200) for k in range(10)]  # a new throw elsewhere
+    imgs += [_with_square(_table(rng), 188, 200) for _ in range(30)]
+    events = list(watcher.watch(_frames(imgs)))
+    assert len(events) == 2, [(e.t, e.reading.dice) for e in events]
+    assert any("refused throw's dice touched" in n for _, n in watcher.notes)

@@ -1,0 +1,79 @@
+"""Where the table changed: boxes around each place two looks of the same view differ.
+
+Pure: two grey images in, boxes out. The roll watcher compares every frame with the table's last settled
+look on frames shrunk to about 160 pixels wide (vision/watcher.py); once a throw has come to rest, the same
+comparison says where to read it: a thrown die lies where the picture changed, and the reader then reads
+only there (vision/reader.py, `read_dice(..., changed=...)`), not every die-sized thing on the board.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+U8 = NDArray[np.uint8]
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive), frame pixels
+
+# Changed pixels closer than this (die sizes) belong to one place: a die's pips, edges and shadow change,
+# while a white die's face on a pale board may not.
+JOIN = 0.5
+# A die's centre lies within this many die sizes of a box of change: a white die on a pale board changes
+# little but its pips, edges and shadow, and its face's middle may be one of the places that did not.
+CORE = 0.5
+# A place with fewer changed pixels than this share of a die's top face holds no die that came or went:
+# a die's pips alone are more (a 1's pip is about a twentieth of its face, and its outline and shadow
+# change too). Smaller places are sensor noise, a speck of dust, a flicker at an edge.
+MIN_PLACE = 0.03
+
+
+def shrink(image: U8, factor: int) -> U8:
+    """`image` (BGR or grey) as grey, `factor` times smaller each way (block averages: less noise)."""
+    h, w = image.shape[:2]
+    size = (max(1, w // factor), max(1, h // factor))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA) if factor > 1 else image
+    if small.ndim == 3:
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return np.asarray(small, dtype=np.uint8)
+
+
+def changed_boxes(before: U8, after: U8, *, die: float, threshold: int, factor: int = 1,
+                  mask: U8 | None = None) -> tuple[Box, ...]:
+    """Boxes around each place where `after` differs from `before` (same-size grey images) by more than
+    `threshold` grey levels, within `mask` (non-zero: where to look) if given.
+
+    `die`: a die's side in these images' pixels. `factor`: how many times smaller these images are than the
+    frames the boxes are for (shrink's factor); boxes come in the frames' pixels. Largest place first."""
+    if before.shape != after.shape:
+        raise ValueError(f"changed_boxes: images of different sizes ({before.shape} and {after.shape})")
+    hot = np.asarray(cv2.threshold(cv2.absdiff(before, after), threshold, 255, cv2.THRESH_BINARY)[1], np.uint8)
+    if mask is not None:
+        hot = np.asarray(cv2.bitwise_and(hot, mask), np.uint8)
+    if not cv2.countNonZero(hot):
+        return ()
+    k = max(1, round(JOIN * die))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * (k // 2) + 1, 2 * (k // 2) + 1))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(hot, kernel), connectivity=8)
+    counts = np.bincount(labels[hot > 0], minlength=n)
+    places = [(int(counts[i]), i) for i in range(1, n) if counts[i] >= max(1.0, MIN_PLACE * die * die)]
+    boxes = []
+    for _, i in sorted(places, reverse=True):
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        boxes.append((x * factor, y * factor, (x + w) * factor, (y + h) * factor))
+    return tuple(boxes)
+
+
+def grow(box: Box, by: float, size: tuple[int, int]) -> Box:
+    """`box` grown by `by` pixels each way, within a frame of `size` (width, height)."""
+    m = round(by)
+    return max(0, box[0] - m), max(0, box[1] - m), min(size[0], box[2] + m), min(size[1], box[3] + m)
+
+
+def cores(boxes: tuple[Box, ...], die: float, size: tuple[int, int]) -> tuple[Box, ...]:
+    """Where the centre of a die that came or went may lie: each box grown by CORE dice (`die`: pixels)."""
+    return tuple(b for b in (grow(box, CORE * die, size) for box in boxes) if b[2] > b[0] and b[3] > b[1])
+
+
+def inside(xy: tuple[float, float], boxes: tuple[Box, ...]) -> bool:
+    """Whether the point `xy` lies in any of `boxes`."""
+    return any(x0 <= xy[0] < x1 and y0 <= xy[1] < y1 for x0, y0, x1, y1 in boxes)
