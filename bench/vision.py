@@ -172,8 +172,7 @@ def product_path(seeds: int, repeat: int) -> None:
     whole frame, and (as the roll watcher reads a throw) only where the frame differs from the table
     before the throw, the time to find where (vision/change.py, at the watcher's work size) included."""
     from hardware.simcam import SimulatedCamera
-    from vision.change import changed_boxes, shrink
-    from vision.watcher import WatcherConfig
+    from vision.change import changes
 
     names = ["ours", CHANGED, *PEERS]
     times: dict[str, list[float]] = {name: [] for name in names}
@@ -183,15 +182,13 @@ def product_path(seeds: int, repeat: int) -> None:
     kinds = ("ok", "off_board", "cocked", "stacked")
     by_kind = {name: dict.fromkeys(kinds, 0) for name in names}
     kind_times: dict[str, dict[str, list[float]]] = {name: {k: [] for k in kinds} for name in names}
-    threshold = WatcherConfig().pixel_threshold
     for kind in kinds:
         for seed in range(1, seeds + 1):
             cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
             frames = list(cam)
             frame = frames[-1].image
             cal = cam.calibration()
-            factor = max(1, round(frame.shape[1] / WatcherConfig().work_width))
-            before = shrink(frames[0].image, factor)  # the watcher holds its reference at work size
+            before = frames[0].image  # the table before the throw: the watcher's reference
             (truth,) = cam.throws
             n += 1
             for name in names:
@@ -201,8 +198,8 @@ def product_path(seeds: int, repeat: int) -> None:
                     if name == "ours":
                         r = read_dice(frame, calibration=cal, expect=2)
                     elif name == CHANGED:
-                        boxes = changed_boxes(before, shrink(frame, factor), die=cam.die_size_px() / factor,
-                                              threshold=threshold, factor=factor)
+                        # (Both frames shrunk in the timed part; the watcher holds its reference shrunk.)
+                        boxes = changes(before, frame, cam.die_size_px())
                         r = read_dice(frame, calibration=cal, expect=2, changed=boxes)
                     else:
                         r = PEERS[name](frame, 2)

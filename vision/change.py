@@ -15,6 +15,10 @@ from numpy.typing import NDArray
 U8 = NDArray[np.uint8]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive), frame pixels
 
+# The roll watcher's defaults (vision/watcher.py, WatcherConfig): frames are compared about this wide, and a
+# pixel has changed when its grey level (a block average there) moved by more than this.
+WORK_WIDTH = 160
+THRESHOLD = 14
 # Changed pixels closer than this (die sizes) belong to one place: a die's pips, edges and shadow change,
 # while a white die's face on a pale board may not.
 JOIN = 0.5
@@ -61,6 +65,19 @@ def changed_boxes(before: U8, after: U8, *, die: float, threshold: int, factor: 
         x, y, w, h = (int(v) for v in stats[i, :4])
         boxes.append((x * factor, y * factor, (x + w) * factor, (y + h) * factor))
     return tuple(boxes)
+
+
+def changes(before: U8, after: U8, die: float, *, threshold: int = THRESHOLD,
+            work_width: int = WORK_WIDTH) -> tuple[Box, ...]:
+    """Boxes (frame pixels) where the frame `after` differs from `before` (BGR frames of one view, the same
+    size), found as the roll watcher finds them: both shrunk to about `work_width` pixels wide. `die`: a
+    die's side in the frames' pixels."""
+    if before.shape != after.shape:
+        raise ValueError(f"the frames differ in size ({before.shape[1]}x{before.shape[0]} and "
+                         f"{after.shape[1]}x{after.shape[0]}): not two looks of one view")
+    factor = max(1, round(after.shape[1] / work_width))
+    return changed_boxes(shrink(before, factor), shrink(after, factor), die=die / factor, threshold=threshold,
+                         factor=factor)
 
 
 def grow(box: Box, by: float, size: tuple[int, int]) -> Box:

@@ -48,7 +48,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.change import Box, changed_boxes, cores, inside, shrink
+from vision.change import THRESHOLD, WORK_WIDTH, Box, changed_boxes, cores, inside, shrink
 from vision.reading import DiceReading, Die, Verdict
 
 if TYPE_CHECKING:
@@ -87,8 +87,8 @@ class WatcherConfig:
     rest_s: float = 0.15  # how long the scene must be still before it is read
     timeout_s: float = 6.0  # a throw still moving after this long is unreadable
     adopt_after_s: float = 3.0  # a big still change (lighting, board moved) becomes the reference after this
-    work_width: int = 160  # frames are shrunk to about this width for the motion check
-    pixel_threshold: int = 14  # grey-level change that counts as a changed pixel (after shrinking)
+    work_width: int = WORK_WIDTH  # frames are shrunk to about this width for the motion check (160)
+    pixel_threshold: int = THRESHOLD  # grey-level change that counts as a changed pixel (14, after shrinking)
     motion_die_areas: float = 0.08  # changed pixels between frames that count as motion
     same_scene_die_areas: float = 0.25  # less change than this from the reference: nothing happened
     obstruction_die_areas: float = 10.0  # more change than this: a hand or arm is in the play area

@@ -1,7 +1,9 @@
-"""`tableside read IMAGE… [--calibration FILE] [--expect N|any] [--json] [--annotate OUT.png]`.
+"""`tableside read IMAGE… [--calibration FILE] [--expect N|any] [--before IMAGE] [--json] [--annotate OUT.png]`.
 
-Reads the dice in still images. One JSON object per image with --json (one per line), else one line in
-words. Exit 0 whatever the verdicts; 2 (via tableside.cli) for an image or calibration that can't be used.
+Reads the dice in still images. With `--before` (a frame of the table before the throw, same camera and
+view), only where each image differs from it, as the roll watcher reads a throw (vision/change.py). One
+JSON object per image with --json (one per line), else one line in words. Exit 0 whatever the verdicts;
+2 (via tableside.cli) for an image or calibration that can't be used.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ def register(sub: Any) -> None:
     p.add_argument("--calibration", type=Path, help="calibration file (play area, die size); default: whole image")
     p.add_argument("--expect", type=_expect, default=2, metavar="N|any",
                    help="dice in the throw (default 2); a different count is 'unreadable'")
+    p.add_argument("--before", type=Path, metavar="IMAGE",
+                   help="the table before the throw (same camera and view): read only where each image differs "
+                        "from it, as the camera watcher does; needs --calibration with a die size")
     p.add_argument("--json", action="store_true", help="one JSON object per image")
     p.add_argument("--annotate", type=Path, metavar="OUT.png",
                    help="also write the image with boxes, values and the verdict drawn (one file per image: "
@@ -48,6 +53,7 @@ def handle(args: argparse.Namespace) -> int:
     import numpy as np
 
     from calibration.model import loads
+    from vision.change import changes
     from vision.draw import annotate
     from vision.reader import read_dice
 
@@ -58,8 +64,7 @@ def handle(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"cannot read calibration {args.calibration}: {exc.strerror or exc}") from exc
         calibration = loads(text)  # CalibrationError (a ValueError) names what is wrong
-    many = len(args.images) > 1
-    for image in args.images:
+    def load(image: Path) -> Any:
         try:
             data = np.frombuffer(image.read_bytes(), np.uint8)
         except OSError as exc:
@@ -67,7 +72,24 @@ def handle(args: argparse.Namespace) -> int:
         frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
         if frame is None:
             raise UsageError(f"cannot read image {image}: not a picture OpenCV can decode")
-        reading = read_dice(frame, calibration=calibration, expect=args.expect)
+        return frame
+
+    before = None
+    if args.before is not None:
+        if calibration is None or not calibration.die_size_px:
+            raise UsageError("--before needs --calibration with a die size (the places read are measured in dice)")
+        before = load(args.before)
+    many = len(args.images) > 1
+    for image in args.images:
+        frame = load(image)
+        changed = None
+        if before is not None and calibration is not None and calibration.die_size_px:
+            if before.shape != frame.shape:
+                raise UsageError(f"--before {args.before} is {before.shape[1]}x{before.shape[0]} and {image} is "
+                                 f"{frame.shape[1]}x{frame.shape[0]}: not two frames of one camera view")
+            die = calibration.die_size_px * frame.shape[1] / (calibration.image_size[0] or frame.shape[1])
+            changed = changes(before, frame, die)
+        reading = read_dice(frame, calibration=calibration, expect=args.expect, changed=changed)
         if args.json:
             print(json.dumps({"image": str(image), **reading.to_json()}))
         else:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from calibration.model import Calibration, dumps
@@ -58,3 +59,52 @@ def test_unusable_input_exits_2_with_one_line(tmp_path: Path, capsys: pytest.Cap
     cv2.imwrite(str(img), render([]))
     assert main(["read", str(img), "--calibration", str(bad)]) == 2
     assert "calibration" in capsys.readouterr().err
+
+
+def _sim_throw(tmp_path: Path, kind: str, seed: int) -> tuple[Path, Path, Path, object]:
+    from hardware.simcam import SimulatedCamera
+
+    cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
+    frames = list(cam)
+    before, after, cal = tmp_path / "before.png", tmp_path / "after.png", tmp_path / "cal.json"
+    cv2.imwrite(str(before), frames[0].image)
+    cv2.imwrite(str(after), frames[-1].image)
+    cal.write_text(dumps(cam.calibration()))
+    return before, after, cal, cam
+
+
+def test_before_reads_only_where_the_table_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--before: the throw read as the camera watcher reads it. A stacked throw on the simulated board read
+    whole reports the board's lettering as dice too (seed 1: four); read where the table changed, only
+    what lies at the thrown dice."""
+    before, after, cal, cam = _sim_throw(tmp_path, "stacked", 1)
+    assert main(["read", str(after), "--calibration", str(cal), "--json"]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert main(["read", str(after), "--calibration", str(cal), "--before", str(before), "--json"]) == 0
+    changed = json.loads(capsys.readouterr().out)
+    assert whole["verdict"] == changed["verdict"] == "unreadable"
+    (truth,) = cam.throws  # type: ignore[attr-defined]
+    die = cam.die_size_px()  # type: ignore[attr-defined]
+
+    def far(dice: list[dict]) -> int:
+        return sum(min(np.hypot(d["center"][0] - t.center_px[0], d["center"][1] - t.center_px[1])
+                       for t in truth.dice) > 1.5 * die for d in dice)
+
+    assert far(whole["dice"]) > 0 and far(changed["dice"]) == 0
+    before, after, cal, cam = _sim_throw(tmp_path, "ok", 2)
+    assert main(["read", str(after), "--calibration", str(cal), "--before", str(before), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    (truth,) = cam.throws  # type: ignore[attr-defined]
+    assert obj["verdict"] == "ok" and sorted(d["value"] for d in obj["dice"]) == sorted(truth.values)
+
+
+def test_before_needs_a_die_size_and_the_same_view(tmp_path: Path, two_dice: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    before, after, cal, _ = _sim_throw(tmp_path, "ok", 2)
+    assert main(["read", str(after), "--before", str(before)]) == 2
+    assert "--before needs --calibration with a die size" in capsys.readouterr().err
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), cv2.resize(cv2.imread(str(before)), (320, 240)))
+    assert main(["read", str(after), "--calibration", str(cal), "--before", str(small)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "not two frames of one camera view" in err and "\n" not in err
