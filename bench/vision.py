@@ -1,6 +1,6 @@
 """Bench: our dice reader vs the blob-and-cluster peer, same photos, same process, one core.
 
-Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S] [--looks]
+Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S] [--streams N] [--looks] [--no-photos]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
 with one OpenCV thread; each frame is timed R times (perf_counter) and its median kept, and the medians
@@ -27,6 +27,13 @@ right with 66 wrong oks at 29.3 ms (peer/ours 1.17x; 2.29x in the earlier run, 7
 variant 62/160 with 19 wrong oks at 8.7 ms. Targets: 2x faster than the peer not met on that day's machine
 (met on the product path's median frame in the earlier run, never on its mean nor on the photos); < 15 ms per
 640x480 read met only in the earlier run, on the product path's ok and off-board throws.
+
+Reading where the table changed (read_dice's `changed`, as the roll watcher reads a throw; 2026-11-25,
+R=3, 40 sim seeds, --streams 10; photo figures as above in that run: ours 107.8 / 82.1 ms, peer 29.5 /
+20.9 ms, 0.26x): the product path where changed 159/160 right, no wrong ok, median 13.3 ms, mean 21.4 ms
+(whole frames 16.3 / 41.7 ms; the peer 24.5 / 25.6 ms: 1.83x on the median, 1.20x on the mean); stacked
+throws 87.6 -> 28.9 ms median. Behind the watcher: 60 events for 60 throws either way, read median 17.0 ->
+13.0 ms, mean 36.3 -> 19.1 ms.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
