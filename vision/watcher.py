@@ -140,7 +140,6 @@ class _Geometry:
 
     size: tuple[int, int]
     factor: int  # frame pixels per work pixel, each way
-    small_size: tuple[int, int]
     motion_mask: U8  # play area plus margin, small resolution, 0/255
     mask_pixels: int
     die_area_small: float
@@ -282,7 +281,6 @@ class RollWatcher:
         return _Geometry(
             size=(w, h),
             factor=factor,
-            small_size=(sw, sh),
             motion_mask=mask,
             mask_pixels=int(np.count_nonzero(mask)),
             die_area_small=max(1.0, die_small * die_small),

@@ -151,6 +151,12 @@ def _with_square(img: np.ndarray, x: int, y: int, side: int = 20, value: int = 2
     return out
 
 
+def _square(img: np.ndarray) -> tuple[float, float] | None:
+    """The centre of the bright square in a hand-made frame, None where there is none."""
+    ys, xs = np.nonzero(img[:, :, 0] > 200)
+    return (float(xs.mean()), float(ys.mean())) if len(xs) else None
+
+
 class CountingReader:
     """Says there is one die wherever the bright square is; counts its calls."""
 
@@ -159,10 +165,10 @@ class CountingReader:
 
     def __call__(self, img: np.ndarray) -> DiceReading:
         self.calls += 1
-        ys, xs = np.nonzero(img[:, :, 0] > 200)
-        if len(xs) == 0:
+        at = _square(img)
+        if at is None:
             return DiceReading(Verdict.UNREADABLE, "no dice found")
-        die = Die(value=3, center=(float(xs.mean()), float(ys.mean())), confidence=1.0)
+        die = Die(value=3, center=at, confidence=1.0)
         return DiceReading(Verdict.UNREADABLE, "found 1 dice, expected 2", (die,))
 
 
@@ -248,10 +254,10 @@ class BoardFeatureReader(CountingReader):
     def __call__(self, img: np.ndarray) -> DiceReading:
         self.calls += 1
         feature = Die(value=1, center=(300.0, 20.0), confidence=0.5)
-        ys, xs = np.nonzero(img[:, :, 0] > 200)
+        at = _square(img)
         dice = [feature]
-        if len(xs):
-            dice.append(Die(value=3, center=(float(xs.mean()), float(ys.mean())), confidence=1.0))
+        if at is not None:
+            dice.append(Die(value=3, center=at, confidence=1.0))
         return DiceReading(Verdict.UNREADABLE, f"found {len(dice)} dice, expected 2", tuple(dice))
 
 
@@ -278,10 +284,10 @@ class WobblyReader(CountingReader):
 
     def __call__(self, img: np.ndarray) -> DiceReading:
         self.calls += 1
-        ys, xs = np.nonzero(img[:, :, 0] > 200)
-        if len(xs) == 0:
+        at = _square(img)
+        if at is None:
             return DiceReading(Verdict.UNREADABLE, "no dice found")
-        x, y = float(xs.mean()), float(ys.mean())
+        x, y = at
         dice = [Die(value=None, center=(x, y), confidence=0.0)]
         if x > 94 + 10:
             dice.append(Die(value=None, center=(x, y + 15), confidence=0.0))
