@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest setup system-deps clean bench rules-coverage model
+.PHONY: run test lint typecheck pytest setup system-deps clean bench rules-coverage model quantize
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/vision.py
 
 # The dice net's models (vision/models/): PyTorch in its own venv, CPU only; not needed to run or test.
+# `make model` trains them and then makes their 8-bit twins (training/quantize.py).
 TRAIN_VENV := .venv-train
 $(TRAIN_VENV)/.installed:
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
@@ -60,6 +61,11 @@ $(TRAIN_VENV)/.installed:
 
 model: $(TRAIN_VENV)/.installed
 	$(TRAIN_VENV)/bin/python -m training.train
+	$(TRAIN_VENV)/bin/python -m training.quantize
+
+# Only the 8-bit twins of the models in vision/models (what ONNX Runtime runs), from the float models there.
+quantize: $(TRAIN_VENV)/.installed
+	$(TRAIN_VENV)/bin/python -m training.quantize
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -26,6 +26,7 @@ from vision.dicenet import crops, fold_of
 
 STORE = 72  # stored crop side, pixels
 STORE_WINDOW = 2.25  # stored crop side, die sizes (same pixel scale as dicenet's 48 px / 1.5 dice)
+U8 = NDArray[np.uint8]
 
 
 @dataclass(frozen=True)
@@ -66,3 +67,23 @@ def byler_crops(seed: int = 0) -> Crops:
         colour += [d.colour for d in p.dice] + [""] * len(negatives)
     return Crops(np.concatenate(images), np.array(labels, np.int64), np.array(photo, np.int64),
                  np.array(fold, np.int64), np.array(colour))
+
+
+def sim_crops(seeds: int) -> tuple[U8, NDArray[np.int64], NDArray[np.str_]]:
+    """Crops at the true centres of the simulated camera's dice (ok, cocked, stacked throws), at the
+    calibrated die size: (images, values (0 for a cocked die), kinds flat/cocked/stacked)."""
+    from hardware.simcam import SimulatedCamera
+
+    images, values, kinds = [], [], []
+    for kind in ("ok", "cocked", "stacked"):
+        for seed in range(1, seeds + 1):
+            cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
+            frame = list(cam)[-1].image
+            cal = cam.calibration()
+            die = float(cal.die_size_px or 0.0)
+            (truth,) = cam.throws
+            images.append(crops(frame, [d.center_px for d in truth.dice], die, STORE, STORE_WINDOW))
+            for d in truth.dice:
+                values.append(d.value or 0)
+                kinds.append("cocked" if d.cocked else "stacked" if d.stacked else "flat")
+    return np.concatenate(images), np.array(values, np.int64), np.array(kinds)

@@ -35,7 +35,7 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from training.data import STORE, STORE_WINDOW, Crops, byler_crops
+from training.data import STORE, STORE_WINDOW, Crops, byler_crops, sim_crops
 from training.synth import crops as synth_crops
 from vision.dicenet import COCKED, FOLDS, INPUT, N_CLASSES, WINDOW, to_input
 
@@ -146,27 +146,6 @@ def held_out_report(labels: NDArray[np.int64], probs: F32) -> dict[str, object]:
     cocked = probs[dice, COCKED]
     return {"dice": int(dice.sum()), "negatives": int((~dice).sum()), "by_threshold": rows,
             "flat_dice_cocked_0.3": int((cocked >= 0.3).sum())}
-
-
-def sim_crops(seeds: int) -> tuple[U8, NDArray[np.int64], NDArray[np.str_]]:
-    """Crops at the true centres of the simulated camera's dice (ok, cocked, stacked throws), at the
-    calibrated die size: (images, values (0 for a cocked die), kinds flat/cocked/stacked)."""
-    from hardware.simcam import SimulatedCamera
-    from vision.dicenet import crops
-
-    images, values, kinds = [], [], []
-    for kind in ("ok", "cocked", "stacked"):
-        for seed in range(1, seeds + 1):
-            cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
-            frame = list(cam)[-1].image
-            cal = cam.calibration()
-            die = float(cal.die_size_px or 0.0)
-            (truth,) = cam.throws
-            images.append(crops(frame, [d.center_px for d in truth.dice], die, STORE, STORE_WINDOW))
-            for d in truth.dice:
-                values.append(d.value or 0)
-                kinds.append("cocked" if d.cocked else "stacked" if d.stacked else "flat")
-    return np.concatenate(images), np.array(values, np.int64), np.array(kinds)
 
 
 def sim_report(values: NDArray[np.int64], kinds: NDArray[np.str_], probs: F32) -> dict[str, object]:

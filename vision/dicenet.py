@@ -12,8 +12,12 @@ the net's value when the net is sure.
 The models are trained by training/train.py (PyTorch, not a dependency of the product) and run here from
 ONNX files in vision/models/ with ONNX Runtime, on one thread; OpenCV's DNN module runs them where ONNX
 Runtime is not installed (it has no wheel for 32-bit ARM). Both give the same probabilities to within 1e-4
-(tests/vision/test_dicenet.py); ONNX Runtime takes 0.54 ms per crop where OpenCV takes 1.45 ms on this
-2-core machine, and the net is the largest single cost of a read.
+(tests/vision/test_dicenet.py). ONNX Runtime runs each model's 8-bit twin (`dicenet-int8.onnx`, made by
+training/quantize.py from the float model: weights and activations as 8-bit integers), which OpenCV cannot
+load: on a 2-core AMD EPYC machine with AVX-512 VNNI (2026-11-25, pairs of crops) 0.39 ms a crop, against
+1.18 ms for the float model on ONNX Runtime and 1.75 ms on OpenCV. The twin answers within 0.03 of the float
+model on the tests' rendered dice and within 0.18 on the held-out photos (the same class for 99.6-100% of
+crops; vision/models/dicenet.json under "int8"); the reader's figures are measured with the twins.
 
 `dicenet.onnx` is the product's, trained on all the Byler photos; `dicenet-fold{k}.onnx` are the same recipe
 trained without fold k (a run of 50 consecutive photos), so the photo tests read each photo with a model that
@@ -164,7 +168,7 @@ class DiceNet:
     @cache
     def shipped() -> DiceNet:
         """The model trained on all the photos: what the product reads with."""
-        return DiceNet(MODEL_DIR / "dicenet.onnx")
+        return DiceNet.best(MODEL_DIR / "dicenet.onnx")
 
     @staticmethod
     @cache
@@ -172,7 +176,16 @@ class DiceNet:
         """The model that never saw fold `k` of the Byler photos (for held-out scoring)."""
         if not 0 <= k < FOLDS:
             raise ValueError(f"fold {k} out of range 0..{FOLDS - 1}")
-        return DiceNet(MODEL_DIR / f"dicenet-fold{k}.onnx")
+        return DiceNet.best(MODEL_DIR / f"dicenet-fold{k}.onnx")
+
+    @staticmethod
+    def best(path: Path) -> DiceNet:
+        """The float model at `path` as this machine runs it fastest: its 8-bit twin (int8_name) on ONNX Runtime
+        where both are there, else the float model itself (OpenCV's DNN module cannot load the 8-bit graph)."""
+        q = path.with_name(int8_name(path.name))
+        if _has_onnxruntime() and q.is_file():
+            return DiceNet(q, "onnxruntime")
+        return DiceNet(path)
 
     def probabilities(self, batch: U8) -> F32:
         """(N, N_CLASSES) probabilities for (N, INPUT, INPUT, 3) crops."""
@@ -191,6 +204,12 @@ class DiceNet:
             return ()
         probs = self.probabilities(crops(frame, centres, die))
         return tuple(NetRead.of(tuple(float(p) for p in row)) for row in probs)
+
+
+def int8_name(name: str) -> str:
+    """The file name of a float model's 8-bit twin (training/quantize.py): dicenet.onnx -> dicenet-int8.onnx."""
+    stem, dot, ext = name.rpartition(".")
+    return f"{stem}-int8{dot}{ext}"
 
 
 def fold_of(index: int, n_photos: int) -> int:
