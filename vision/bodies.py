@@ -189,8 +189,11 @@ def measure_die_size(mask: U8, guess: float) -> float | None:
     return float(np.median(arr[: max(1, (len(arr) + 1) // 2 + len(arr) // 4)]))
 
 
-def segment(bgr: U8, die_size: float | None = None) -> Segmentation:
-    """Die bodies in `bgr`. `die_size` (pixels) if known, else measured from the frame."""
+def segment(bgr: U8, die_size: float | None = None, dice: int | None = None) -> Segmentation:
+    """Die bodies in `bgr`. `die_size` (pixels) if known, else measured from the frame. `dice`: how many dice
+    the frame holds, if known: a blob of more than twice as many dice's areas (each die with a shadow as
+    large as itself) is no cluster of them but a structure they may touch, and is carved, not cut up."""
+    most = MAX_DICE_PER_BLOB if dice is None else max(1, min(MAX_DICE_PER_BLOB, 2 * dice))
     lab = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), dtype=np.uint8)
     h, w = bgr.shape[:2]
     die = die_size if die_size else min(h, w) / 16.0
@@ -207,7 +210,7 @@ def segment(bgr: U8, die_size: float | None = None) -> Segmentation:
     bodies: list[Body] = []
     rejected: list[tuple[tuple[float, float], str]] = []
     for c, a, sol in _blobs(mask):
-        found = _bodies_of(c, a, sol, die, (mask, level))
+        found = _bodies_of(c, a, sol, die, (mask, level), most)
         if found is not None:
             bodies.extend(found)
             continue
@@ -216,7 +219,7 @@ def segment(bgr: U8, die_size: float | None = None) -> Segmentation:
         # and show a side face: they are marked as cut out of a larger blob, so that the reader does not
         # trust a Lab read of 1-3 pips on them (Byler: a leaning 1 read as its top pip plus a side's two).
         for c2, a2, sol2 in _carve(mask, level, c, die):
-            found = _bodies_of(c2, a2, sol2, die, None)
+            found = _bodies_of(c2, a2, sol2, die, None, most)
             if found is None:
                 m = cv2.moments(c2)
                 rejected.append(((m["m10"] / m["m00"], m["m01"] / m["m00"]), "not a die (large irregular region)"))
@@ -226,14 +229,14 @@ def segment(bgr: U8, die_size: float | None = None) -> Segmentation:
 
 
 def _bodies_of(c: NDArray[np.int32], a: float, sol: float, die: float,
-               maps: tuple[U8, U8] | None) -> list[Body] | None:
+               maps: tuple[U8, U8] | None, most: int = MAX_DICE_PER_BLOB) -> list[Body] | None:
     """The die bodies of one blob, None for a region too large or irregular to be dice. `maps` (the
     foreground mask and contrast level) for a blob of the mask, None for a part carved out of one."""
     area1 = die * die
     if a < 0.3 * area1:
         return []  # speck: smaller than any die seen at this scale
     n = round(a / area1)
-    if n > MAX_DICE_PER_BLOB or (n > 2 and sol < 0.5):
+    if n > most or (n > 2 and sol < 0.5):
         return None
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(c)
     elongation = max(rw, rh) / min(rw, rh) if min(rw, rh) > 0 else 0.0
@@ -255,7 +258,7 @@ def _bodies_of(c: NDArray[np.int32], a: float, sol: float, die: float,
         # -> 1194 dice read, none wrong). Only when that gives no separate, usable parts does k-means cut the
         # blob (one part alone is not trusted: a die cut out of its shadow is, but so is a cluster with its
         # fainter dice left out, and taking it misread a 6 as a 4).
-        parts = [_bodies_of(c2, a2, sol2, die, None) for c2, a2, sol2 in _carve(*maps, c, die)]
+        parts = [_bodies_of(c2, a2, sol2, die, None, most) for c2, a2, sol2 in _carve(*maps, c, die)]
         if len(parts) > 1 and all(p is not None for p in parts):
             return [b for p in parts if p is not None for b in p]
     return _split(c, max(2, n))

@@ -402,7 +402,7 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     if not _count_met(hint, expect, parts):
         for p in parts:
             off = p.win.offset
-            seg = segment(p.bgr, hint)
+            seg = segment(p.bgr, hint, expect)
             unit = unit or seg.die_size
             outline_size = seg.die_size
             bodies = tuple(b for b in seg.bodies if p.win.holds(b.center))

@@ -75,9 +75,9 @@ def _sim_throw(tmp_path: Path, kind: str, seed: int) -> tuple[Path, Path, Path, 
 
 def test_before_reads_only_where_the_table_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """--before: the throw read as the camera watcher reads it. A stacked throw on the simulated board read
-    whole reports the board's lettering as dice too (seed 1: four); read where the table changed, only
-    what lies at the thrown dice."""
-    before, after, cal, cam = _sim_throw(tmp_path, "stacked", 1)
+    whole reports the board's lettering as dice too (seed 34: "found 4 dice"); read where the table changed,
+    only what lies at the thrown dice."""
+    before, after, cal, cam = _sim_throw(tmp_path, "stacked", 34)
     assert main(["read", str(after), "--calibration", str(cal), "--json"]) == 0
     whole = json.loads(capsys.readouterr().out)
     assert main(["read", str(after), "--calibration", str(cal), "--before", str(before), "--json"]) == 0
