@@ -11,29 +11,24 @@ of dice expected: the reader's slowest case (the body-first pass always runs).
 Scored held out: each photo is read with the dice-net fold model that never saw it (vision/dicenet.py);
 timed with the shipped model, as the product runs.
 
-Measured (2026-11-25, 2-core machine otherwise idle, R=3, 40 sim seeds; 5m50s on a slow day): ours 99.82% of
-1,650 accepted dice right (99.45% against the labels as published; byler_data.ERRATA lists the 6 corrected),
-coverage 91.92% (white 98.48%, coloured 94.49%, dark 86.65%); the peer 19.43% of 1,184 accepted (12.8% of all
-dice read right), its lean variant 37.90% of 525 (11.1%). Time per 640x640 photo / 640x480 crop: ours 130.0 /
-92.9 ms, the peer 34.5 / 24.9 ms (peer/ours 0.27x), the lean variant 4.0 / 3.2 ms; that day's machine ran
-every reader about twice as slow as an earlier session's run (ours 45.2 / 33.7 ms, the peer 16.7 / 12.3 ms, 0.37x).
-Ours reads seven dice a photo on average, uncalibrated: four pip passes, the body-first colour reader
-(vision/colourpips.py: eight morphological maps per die), the net (ONNX Runtime, ~0.55 ms per candidate in
-the earlier run) and its searches for dice the passes could not place (spot groups, re-centring: about 6% of
-a photo's time) are the cost. The product path (simulated camera, calibrated, two dice, 40 seeds x 4 kinds):
-ours 158/160 verdicts right, no wrong ok, median 25.0 ms per frame (mean 51.9 ms, 90th percentile 120.1 ms:
-cocked and stacked throws read every die-sized body of the dice's colour, vision/look.py); the peer 69/160
-right with 66 wrong oks at 29.3 ms (peer/ours 1.17x; 2.29x in the earlier run, 7.0 against 15.9 ms), the lean
-variant 62/160 with 19 wrong oks at 8.7 ms. Targets: 2x faster than the peer not met on that day's machine
-(met on the product path's median frame in the earlier run, never on its mean nor on the photos); < 15 ms per
-640x480 read met only in the earlier run, on the product path's ok and off-board throws.
-
-Reading where the table changed (read_dice's `changed`, as the roll watcher reads a throw; 2026-11-25,
-R=3, 40 sim seeds, --streams 10; photo figures as above in that run: ours 107.8 / 82.1 ms, peer 29.5 /
-20.9 ms, 0.26x): the product path where changed 159/160 right, no wrong ok, median 13.3 ms, mean 21.4 ms
-(whole frames 16.3 / 41.7 ms; the peer 24.5 / 25.6 ms: 1.83x on the median, 1.20x on the mean); stacked
-throws 87.6 -> 28.9 ms median. Behind the watcher: 60 events for 60 throws either way, read median 17.0 ->
-13.0 ms, mean 36.3 -> 19.1 ms.
+Measured (2026-11-25, 2-core AMD EPYC machine otherwise idle, R=3, 40 sim seeds, --streams 10; 4m32s; the dice
+net as 8-bit models, vision/dicenet.py): ours 99.82% of 1,647 accepted dice right (99.45% against the labels as
+published; byler_data.ERRATA lists the 6 corrected), coverage 91.75% (white 98.99%, coloured 94.16%, dark
+86.50%); the peer 19.43% of 1,184 accepted (12.8% of all dice read right), its lean variant 37.90% of 525
+(11.1%). Time per 640x640 photo / 640x480 crop: ours 62.6 / 46.8 ms, the peer 23.2 / 16.5 ms (peer/ours
+0.37x / 0.35x), the lean variant 2.3 / 1.8 ms. Ours reads seven dice a photo on average, uncalibrated: four
+pip passes (a third of the time), the body-first colour reader (vision/colourpips.py: eight morphological
+maps per die; over a quarter), segmentation, the net (0.39 ms per candidate, 12 a photo) and its searches.
+The product path (simulated camera, calibrated, two dice, 40 seeds x 4 kinds): read where the table changed,
+as the roll watcher reads a throw, 159/160 verdicts right, no wrong ok, median 7.2 ms, mean 9.2 ms (by kind
+7.4 / 7.9 / 9.0 / 12.4 ms on the mean), against the peer's 19.7 / 19.8 ms with 69/160 right and 66 wrong oks:
+peer/ours 2.74x on the median frame, 2.16x on the mean. Read whole: 158/160, median 8.7 ms, mean 17.1 ms
+(2.27x and 1.16x; cocked and stacked throws 17.2 and 30.6 ms on the mean). Behind the watcher: 60 events for
+60 throws either way, read median / mean 6.6 / 8.0 ms where changed, 10.7 / 17.4 ms whole. Targets: 2x the
+peer and under 15 ms a 640x480 read hold on the product's frames read where the table changed (median, mean
+and every kind's mean); not read whole on the mean, and not on the photos (0.35x). At the start of that
+session, same machine, before the 8-bit net and the throw's count in segmentation: where changed 8.8 / 14.0 ms
+(2.25x / 1.42x), whole 10.3 / 28.0 ms, photos 49.6 ms a crop (0.33x). docs/vision.md keeps earlier runs.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
