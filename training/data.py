@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.vision import byler_data as byler
 from vision.bodies import segment
-from vision.dicenet import crops, fold_of
+from vision.dicenet import INPUT, crops, fold_of
 
 STORE = 72  # stored crop side, pixels
 STORE_WINDOW = 2.25  # stored crop side, die sizes (same pixel scale as dicenet's 48 px / 1.5 dice)
@@ -67,6 +67,12 @@ def byler_crops(seed: int = 0) -> Crops:
         colour += [d.colour for d in p.dice] + [""] * len(negatives)
     return Crops(np.concatenate(images), np.array(labels, np.int64), np.array(photo, np.int64),
                  np.array(fold, np.int64), np.array(colour))
+
+
+def centred(images: U8) -> U8:
+    """The central INPUT px of stored crops: what the product feeds the net."""
+    o = (STORE - INPUT) // 2
+    return np.ascontiguousarray(images[:, o:o + INPUT, o:o + INPUT])
 
 
 def sim_crops(seeds: int) -> tuple[U8, NDArray[np.int64], NDArray[np.str_]]:

@@ -37,18 +37,13 @@ from numpy.typing import NDArray
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from training.data import STORE, byler_crops, sim_crops
+from training.data import byler_crops, centred, sim_crops
 from training.synth import crops as synth_crops
-from vision.dicenet import FOLDS, INPUT, MODEL_DIR, N_CLASSES, DiceNet, int8_name, to_input
+from vision.dicenet import FOLDS, MODEL_DIR, N_CLASSES, DiceNet, int8_name, to_input
 
 F32 = NDArray[np.float32]
 CALIBRATION_SYNTH = 800  # synthetic crops in every model's calibration set (100 per class)
 CALIBRATION_STEP = 3  # every third real crop of the training photos (dice and negatives alike)
-
-
-def centred(images: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    o = (STORE - INPUT) // 2
-    return np.ascontiguousarray(images[:, o:o + INPUT, o:o + INPUT])
 
 
 def quantize(src: Path, dst: Path, calibration: F32) -> str:

@@ -35,7 +35,7 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from training.data import STORE, STORE_WINDOW, Crops, byler_crops, sim_crops
+from training.data import STORE_WINDOW, Crops, byler_crops, centred, sim_crops
 from training.synth import crops as synth_crops
 from vision.dicenet import COCKED, FOLDS, INPUT, N_CLASSES, WINDOW, to_input
 
@@ -82,12 +82,6 @@ def augment(crop: U8, rng: np.random.Generator) -> F32:
         x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.5, 1.1))
     x += rng.normal(0, rng.uniform(0, 6), x.shape).astype(np.float32)
     return np.asarray(np.clip(x, 0, 255), np.float32)
-
-
-def centred(images: U8) -> U8:
-    """The central INPUT px of stored crops: what the product feeds the net."""
-    o = (STORE - INPUT) // 2
-    return np.ascontiguousarray(images[:, o:o + INPUT, o:o + INPUT])
 
 
 def train(real: Crops, real_ids: NDArray[np.int64], synth: Crops, epochs: int, seed: int, width: int,
