@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from training.data import byler_crops, centred, sim_crops
 from training.synth import crops as synth_crops
-from vision.dicenet import FOLDS, MODEL_DIR, N_CLASSES, DiceNet, int8_name, to_input
+from vision.dicenet import FOLDS, MODEL_DIR, N_CLASSES, DiceNet, int8_name, model_name, to_input
 
 F32 = NDArray[np.float32]
 CALIBRATION_SYNTH = 800  # synthetic crops in every model's calibration set (100 per class)
@@ -113,10 +113,9 @@ def main() -> int:
     int8: dict[str, object] = dict(meta.get("int8", {}))  # type: ignore[call-overload]
     for name in args.models:
         fold = None if name == "all" else int(name)
-        stem = "dicenet" if fold is None else f"dicenet-fold{fold}"
         train = real.fold != fold if fold is not None else np.ones(len(real.labels), bool)
         calibration = np.concatenate([to_input(images[np.flatnonzero(train)[::CALIBRATION_STEP]]), synth_in])
-        src, dst = args.out / f"{stem}.onnx", args.out / int8_name(f"{stem}.onnx")
+        src, dst = args.out / model_name(fold), args.out / int8_name(model_name(fold))
         report: dict[str, object] = {"file": dst.name, "sha256": quantize(src, dst, calibration),
                                      "calibration_crops": len(calibration)}
         float_net, int8_net = DiceNet(src, "onnxruntime"), DiceNet(dst, "onnxruntime")

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from training.data import STORE_WINDOW, Crops, byler_crops, centred, sim_crops
 from training.synth import crops as synth_crops
-from vision.dicenet import COCKED, FOLDS, INPUT, N_CLASSES, WINDOW, to_input
+from vision.dicenet import COCKED, FOLDS, INPUT, N_CLASSES, WINDOW, model_name, to_input
 
 U8 = NDArray[np.uint8]
 F32 = NDArray[np.float32]
@@ -198,7 +198,7 @@ def main() -> int:
         print(f"model {name}: training on {len(train_ids)} real crops", flush=True)
         net = train(real, train_ids, synth, args.epochs, args.seed + (fold if fold is not None else FOLDS),
                     args.width, synth_per_epoch=args.synth_per_epoch)
-        path = args.out / ("dicenet.onnx" if fold is None else f"dicenet-fold{fold}.onnx")
+        path = args.out / model_name(fold)
         report: dict[str, object] = {"file": path.name, "sha256": export(net, path)}
         if fold is not None:
             held = real.fold == fold

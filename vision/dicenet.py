@@ -168,7 +168,7 @@ class DiceNet:
     @cache
     def shipped() -> DiceNet:
         """The model trained on all the photos: what the product reads with."""
-        return DiceNet.best(MODEL_DIR / "dicenet.onnx")
+        return DiceNet.best(MODEL_DIR / model_name(None))
 
     @staticmethod
     @cache
@@ -176,7 +176,7 @@ class DiceNet:
         """The model that never saw fold `k` of the Byler photos (for held-out scoring)."""
         if not 0 <= k < FOLDS:
             raise ValueError(f"fold {k} out of range 0..{FOLDS - 1}")
-        return DiceNet.best(MODEL_DIR / f"dicenet-fold{k}.onnx")
+        return DiceNet.best(MODEL_DIR / model_name(k))
 
     @staticmethod
     def best(path: Path) -> DiceNet:
@@ -204,6 +204,11 @@ class DiceNet:
             return ()
         probs = self.probabilities(crops(frame, centres, die))
         return tuple(NetRead.of(tuple(float(p) for p in row)) for row in probs)
+
+
+def model_name(fold: int | None) -> str:
+    """The float model's file name: the product's (None), or the one trained without fold `fold`."""
+    return "dicenet.onnx" if fold is None else f"dicenet-fold{fold}.onnx"
 
 
 def int8_name(name: str) -> str:

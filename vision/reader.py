@@ -122,7 +122,8 @@ class _Remembering:
         return tuple(self.known[(c[0], c[1], die)] for c in centres)
 
 
-def _calibrated_die_size(cal: Calibration | None, frame_wh: tuple[int, int]) -> float | None:
+def calibrated_die_size(cal: Calibration | None, frame_wh: tuple[int, int]) -> float | None:
+    """The calibrated die side in pixels of a frame of `frame_wh` (the calibration may be for another size)."""
     if cal is None or not cal.die_size_px:
         return None
     cw, _ = cal.image_size
@@ -335,7 +336,7 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
     h, w = frame.shape[:2]
-    hint = _calibrated_die_size(calibration, (w, h))
+    hint = calibrated_die_size(calibration, (w, h))
     if changed is not None and not hint:
         raise ValueError("read_dice: reading only where the table changed needs a calibration with a die size")
     poly = _polygon(calibration, (w, h))

@@ -55,7 +55,7 @@ def handle(args: argparse.Namespace) -> int:
     from calibration.model import loads
     from vision.change import changes
     from vision.draw import annotate
-    from vision.reader import read_dice
+    from vision.reader import calibrated_die_size, read_dice
 
     calibration = None
     if args.calibration is not None:
@@ -83,11 +83,11 @@ def handle(args: argparse.Namespace) -> int:
     for image in args.images:
         frame = load(image)
         changed = None
-        if before is not None and calibration is not None and calibration.die_size_px:
+        die = calibrated_die_size(calibration, (frame.shape[1], frame.shape[0]))
+        if before is not None and die:
             if before.shape != frame.shape:
                 raise UsageError(f"--before {args.before} is {before.shape[1]}x{before.shape[0]} and {image} is "
                                  f"{frame.shape[1]}x{frame.shape[0]}: not two frames of one camera view")
-            die = calibration.die_size_px * frame.shape[1] / (calibration.image_size[0] or frame.shape[1])
             changed = changes(before, frame, die)
         reading = read_dice(frame, calibration=calibration, expect=args.expect, changed=changed)
         if args.json:
