@@ -189,6 +189,37 @@ def measure_die_size(mask: U8, guess: float) -> float | None:
     return float(np.median(arr[: max(1, (len(arr) + 1) // 2 + len(arr) // 4)]))
 
 
+def _measured(lab: U8, guess: float) -> tuple[float | None, U8, U8]:
+    """The die size measured from the frame (None: no compact blob), and the masks it was measured on.
+    A measure far from the guess is taken again on masks made at the measured size (the kernels scale
+    with it)."""
+    mask, level = _masks(lab, guess)
+    measured = measure_die_size(mask, guess)
+    if measured is not None and not 0.7 < measured / guess < 1.4:
+        mask, level = _masks(lab, measured)
+        measured = measure_die_size(mask, measured) or measured
+    return measured, mask, level
+
+
+def rough_die_size(bgr: U8, shrink: float) -> float | None:
+    """The die size in pixels of `bgr`, measured as segment() measures it but on a copy `shrink` times
+    smaller: a cheap estimate, to choose the scale a frame is read at (vision/scale.py). The copy is made by
+    halving with a Gaussian pyramid (smoothed, so nothing aliases) and a last bilinear step under two:
+    on a 640x480 frame, 1.7 ms against 2.8 ms by INTER_AREA, the same measure."""
+    w = bgr.shape[1]
+    small = bgr
+    while shrink >= 2.0 and min(small.shape[:2]) >= 32:
+        small = np.asarray(cv2.pyrDown(small), dtype=np.uint8)
+        shrink /= 2.0
+    if shrink > 1.0:
+        sh, sw = small.shape[:2]
+        small = np.asarray(cv2.resize(small, (max(1, round(sw / shrink)), max(1, round(sh / shrink))),
+                                      interpolation=cv2.INTER_LINEAR), dtype=np.uint8)
+    lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), dtype=np.uint8)
+    measured, _, _ = _measured(lab, min(lab.shape[:2]) / 16.0)
+    return measured * w / lab.shape[1] if measured else None
+
+
 def segment(bgr: U8, die_size: float | None = None, dice: int | None = None) -> Segmentation:
     """Die bodies in `bgr`. `die_size` (pixels) if known, else measured from the frame. `dice`: how many dice
     the frame holds, if known: a blob of more than twice as many dice's areas (each die with a shadow as
@@ -196,17 +227,13 @@ def segment(bgr: U8, die_size: float | None = None, dice: int | None = None) -> 
     most = MAX_DICE_PER_BLOB if dice is None else max(1, min(MAX_DICE_PER_BLOB, 2 * dice))
     lab = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), dtype=np.uint8)
     h, w = bgr.shape[:2]
-    die = die_size if die_size else min(h, w) / 16.0
-    mask, level = _masks(lab, die)
-    if not die_size:
-        measured = measure_die_size(mask, die)
-        if measured is not None:
-            if not 0.7 < measured / die < 1.4:
-                die = measured
-                mask, level = _masks(lab, die)
-                die = measure_die_size(mask, die) or die
-            else:
-                die = measured
+    if die_size:
+        die = die_size
+        mask, level = _masks(lab, die)
+    else:
+        guess = min(h, w) / 16.0
+        measured, mask, level = _measured(lab, guess)
+        die = measured or guess
     bodies: list[Body] = []
     rejected: list[tuple[tuple[float, float], str]] = []
     for c, a, sol in _blobs(mask):

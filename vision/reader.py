@@ -27,6 +27,7 @@ from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.look import DieLook
 from vision.reading import DiceReading, Die, Verdict
+from vision.scale import enlarged, reading_scale, shrunk, shrunk_boxes
 
 U8 = NDArray[np.uint8]
 
@@ -332,9 +333,23 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     table looked before the throw; the roll watcher passes them. Only there is anything read: a thrown die
     rests where the table changed, and the rest of the board (its lettering, pieces and houses, which the
     body-first pass would otherwise read one by one where a throw is not two plain dice) is left alone.
-    Needs a calibration with a die size (the windows are measured in dice)."""
+    Needs a calibration with a die size (the windows are measured in dice).
+
+    Dice larger than the reader's working size are read on the frame shrunk to it (vision/scale.py): a
+    phone's photo reads as fast and as well as a camera's frame. Dice and boxes stay in `frame`'s pixels."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
+    h, w = frame.shape[:2]
+    scale = reading_scale(frame, calibrated_die_size(calibration, (w, h)))
+    if scale >= 1.0:
+        return _read_frame(frame, calibration, expect, net, changed)
+    small, fx, fy = shrunk(frame, scale)
+    boxes = None if changed is None else shrunk_boxes(changed, fx, fy, (small.shape[1], small.shape[0]))
+    return enlarged(_read_frame(small, calibration, expect, net, boxes), fx, fy)
+
+
+def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,
+                changed: Sequence[Box] | None) -> DiceReading:
     h, w = frame.shape[:2]
     hint = calibrated_die_size(calibration, (w, h))
     if changed is not None and not hint:

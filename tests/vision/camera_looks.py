@@ -61,6 +61,10 @@ LOOKS: dict[str, tuple[Callable[[U8], U8], float]] = {
     "soft focus (blur 1 px)": (_blur(1.0), 1.0),
     "0.7x (dice 22-31 px)": (lambda img: img, 0.7),
     "1.5x": (lambda img: img, 1.5),
+    # A higher-resolution camera, and a phone's photo of the table (dice of 150-300 px; the photo enlarged by
+    # cubic interpolation is softer than a sharp camera's would be). Both are read shrunk (vision/scale.py).
+    "3x": (lambda img: img, 3.0),
+    "5x (a phone's photo)": (lambda img: img, 5.0),
 }
 
 

@@ -1,0 +1,94 @@
+"""Large dice are read on the frame shrunk to the reader's working size (vision/scale.py), and the dice found
+are reported in the frame's own pixels."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.model import Calibration
+from tests.vision.render import DieSpec, render
+from vision import Verdict, read_dice
+from vision.change import changes
+from vision.reading import DiceReading, Die
+from vision.scale import READ_DIE, SHRINK_ABOVE, enlarged, reading_scale, shrunk, shrunk_boxes
+
+
+def test_dice_of_the_working_size_are_read_as_taken() -> None:
+    frame = render([DieSpec(2, (200, 200), size=40.0), DieSpec(5, (420, 260), size=40.0, angle=30)], seed=1)
+    assert reading_scale(frame, None) == 1.0
+    assert reading_scale(frame, SHRINK_ABOVE) == 1.0  # a calibrated die at the limit is not shrunk
+
+
+def test_a_phone_sized_photo_is_read_shrunk_and_its_dice_placed_in_its_own_pixels() -> None:
+    # 160 px dice in a 2560x1920 frame: a phone's photo of two dice on a table.
+    spec = [DieSpec(3, (900, 700), size=160.0, angle=10), DieSpec(6, (1700, 1250), size=160.0, angle=55)]
+    frame = render(spec, size=(2560, 1920), seed=5)
+    scale = reading_scale(frame, None)
+    assert 0.7 * READ_DIE / 160.0 < scale < 1.3 * READ_DIE / 160.0, scale
+    r = read_dice(frame)
+    assert r.verdict is Verdict.OK, r.reason
+    by_value = {d.value: d for d in r.dice}
+    assert sorted(by_value) == [3, 6]
+    for s in spec:
+        d = by_value[s.value]
+        assert np.hypot(d.center[0] - s.center[0], d.center[1] - s.center[1]) < 0.15 * s.size, (d.center, s.center)
+        assert 0.7 * s.size < d.size < 1.4 * s.size, d.size
+        xs = [x for x, _ in d.corners]
+        assert max(xs) - min(xs) > 0.7 * s.size  # the outline too is in the frame's pixels
+
+
+def _sim(kind: str, seed: int) -> tuple[np.ndarray, np.ndarray, Calibration, object]:
+    from hardware.simcam import SimulatedCamera
+
+    cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
+    frames = list(cam)
+    return frames[0].image, frames[-1].image, cam.calibration(), cam
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("ok", 2), ("off_board", 3), ("stacked", 34)])
+def test_a_calibrated_camera_with_larger_frames_reads_the_same_throw(kind: str, seed: int) -> None:
+    """The simulated camera's throw taken at 2.5 times the calibration's frame size (a 1600x1200 camera with
+    the same view): the calibrated die, 2.5 times as large, is over SHRINK_ABOVE, so the frame is read
+    shrunk; whole and where the table changed, the verdict (and a counted throw's values) are those of the
+    frame as calibrated, and the dice lie where the throw put them, in the large frame's pixels."""
+    before, after, cal, cam = _sim(kind, seed)
+    k = 2.5
+    die = cam.die_size_px() * k  # type: ignore[attr-defined]
+    assert die > SHRINK_ABOVE
+
+    def big(img: np.ndarray) -> np.ndarray:
+        return np.asarray(cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC), dtype=np.uint8)
+
+    as_calibrated = read_dice(after, calibration=cal)
+    (truth,) = cam.throws  # type: ignore[attr-defined]
+    assert as_calibrated.verdict is truth.verdict
+    readings = [read_dice(big(after), calibration=cal),
+                read_dice(big(after), calibration=cal, changed=changes(big(before), big(after), die))]
+    for r in readings:
+        assert r.verdict is as_calibrated.verdict, r.reason
+        if truth.verdict is not Verdict.UNREADABLE:
+            # (An unreadable throw's dice are whatever the reader tried: read whole, the stacked throw's
+            # include parts of the board's lettering, cut at other places at another scale.)
+            assert sorted(r.values, key=str) == sorted(as_calibrated.values, key=str)
+    if truth.verdict is Verdict.OK:
+        for r in readings:
+            for t in truth.dice:
+                assert min(np.hypot(d.center[0] - k * t.center_px[0], d.center[1] - k * t.center_px[1])
+                           for d in r.dice) < 0.25 * die
+
+
+def test_boxes_and_dice_map_between_the_frame_and_its_shrunk_copy() -> None:
+    frame = np.zeros((1001, 1500, 3), np.uint8)
+    small, fx, fy = shrunk(frame, 0.3)
+    assert small.shape == (300, 450, 3)
+    assert (fx, fy) == (0.3, 300 / 1001)
+    # Grown outward to whole pixels, clipped to the shrunk frame.
+    assert shrunk_boxes([(10, 20, 1000, 1001)], fx, fy, (450, 300)) == ((3, 5, 300, 300),)
+    r = DiceReading(Verdict.OK, "", (Die(4, (30.0, 60.0), 0.9, True, 12.0, ((24.0, 54.0), (36.0, 66.0))),))
+    (d,) = enlarged(r, fx, fy).dice
+    assert d.center == pytest.approx((100.0, 60.0 / fy))
+    assert d.corners[1] == pytest.approx((120.0, 66.0 / fy))
+    assert d.size == pytest.approx(12.0 / (0.5 * (fx + fy)))
+    assert (d.value, d.confidence, d.on_board) == (4, 0.9, True)
