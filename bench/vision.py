@@ -11,24 +11,25 @@ of dice expected: the reader's slowest case (the body-first pass always runs).
 Scored held out: each photo is read with the dice-net fold model that never saw it (vision/dicenet.py);
 timed with the shipped model, as the product runs.
 
-Measured (2026-11-25, 2-core AMD EPYC machine otherwise idle, R=3, 40 sim seeds, --streams 10; 4m32s; the dice
-net as 8-bit models, vision/dicenet.py): ours 99.82% of 1,647 accepted dice right (99.45% against the labels as
-published; byler_data.ERRATA lists the 6 corrected), coverage 91.75% (white 98.99%, coloured 94.16%, dark
-86.50%); the peer 19.43% of 1,184 accepted (12.8% of all dice read right), its lean variant 37.90% of 525
-(11.1%). Time per 640x640 photo / 640x480 crop: ours 62.6 / 46.8 ms, the peer 23.2 / 16.5 ms (peer/ours
-0.37x / 0.35x), the lean variant 2.3 / 1.8 ms. Ours reads seven dice a photo on average, uncalibrated: four
-pip passes (a third of the time), the body-first colour reader (vision/colourpips.py: eight morphological
-maps per die; over a quarter), segmentation, the net (0.39 ms per candidate, 12 a photo) and its searches.
-The product path (simulated camera, calibrated, two dice, 40 seeds x 4 kinds): read where the table changed,
-as the roll watcher reads a throw, 159/160 verdicts right, no wrong ok, median 7.2 ms, mean 9.2 ms (by kind
-7.4 / 7.9 / 9.0 / 12.4 ms on the mean), against the peer's 19.7 / 19.8 ms with 69/160 right and 66 wrong oks:
-peer/ours 2.74x on the median frame, 2.16x on the mean. Read whole: 158/160, median 8.7 ms, mean 17.1 ms
-(2.27x and 1.16x; cocked and stacked throws 17.2 and 30.6 ms on the mean). Behind the watcher: 60 events for
-60 throws either way, read median / mean 6.6 / 8.0 ms where changed, 10.7 / 17.4 ms whole. Targets: 2x the
-peer and under 15 ms a 640x480 read hold on the product's frames read where the table changed (median, mean
-and every kind's mean); not read whole on the mean, and not on the photos (0.35x). At the start of that
-session, same machine, before the 8-bit net and the throw's count in segmentation: where changed 8.8 / 14.0 ms
-(2.25x / 1.42x), whole 10.3 / 28.0 ms, photos 49.6 ms a crop (0.33x). docs/vision.md keeps earlier runs.
+Measured (2026-11-25, 2-core AMD EPYC machine otherwise idle, R=3, 40 sim seeds, --streams 10; 4m38s; the dice
+net as 8-bit models, vision/dicenet.py; large dice read shrunk, vision/scale.py): ours 99.82% of 1,647 accepted
+dice right (99.45% against the labels as published; byler_data.ERRATA lists the 6 corrected), coverage 91.75%
+(white 98.99%, coloured 94.16%, dark 86.50%); the peer 19.43% of 1,184 accepted (12.8% of all dice read
+right), its lean variant 37.90% of 525 (11.1%). Time per 640x640 photo / 640x480 crop: ours 65.3 / 48.7 ms,
+the peer 23.3 / 16.5 ms (peer/ours 0.36x / 0.34x), the lean variant 2.3 / 1.8 ms. Ours reads seven dice a
+photo on average, uncalibrated: four pip passes (a third of the time), the body-first colour reader
+(vision/colourpips.py: eight morphological maps per die; over a quarter), segmentation, the net (0.39 ms per
+candidate, 12 a photo) and its searches; and first a measure of the die on a shrunk copy (1.7-1.9 ms), to
+read large dice shrunk. The product path (simulated camera, calibrated, two dice, 40 seeds x 4 kinds): read
+where the table changed, as the roll watcher reads a throw, 159/160 verdicts right, no wrong ok, median 7.3
+ms, mean 9.6 ms (by kind 7.6 / 8.4 / 9.9 / 12.5 ms on the mean), against the peer's 20.1 / 20.5 ms with 69/160
+right and 66 wrong oks: peer/ours 2.77x on the median frame, 2.13x on the mean. Read whole: 158/160, median
+8.8 ms, mean 17.8 ms (2.28x and 1.15x; cocked and stacked throws 18.9 and 30.9 ms on the mean). Behind the
+watcher: 60 events for 60 throws either way, read median / mean 6.7 / 8.4 ms where changed, 9.7 / 17.1 ms
+whole. Targets: 2x the peer and under 15 ms a 640x480 read hold on the product's frames read where the table
+changed (median, mean and every kind's mean); not read whole on the mean, and not on the photos (0.34x).
+The run before the large-dice scaling, same machine: where changed 7.2 / 9.2 ms (2.74x / 2.16x), photos
+46.8 ms a crop (0.35x). docs/vision.md keeps earlier runs.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
