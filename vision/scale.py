@@ -3,10 +3,11 @@
 Every threshold of the reader derives from the die size, so it reads a die of any size in principle; but its
 kernels grow with the die (a black-hat a pip wide, a background median three dice wide), so its time grows
 with the die's area, and its passes were developed and measured on dice of 29-47 px (the Byler photos, each
-photo's die as segment() measures it, 1st percentile to largest). A phone's photo of a table holds dice of 150-300 px: read as they are, a Byler
-photo enlarged five times (3200 px square, dice ~200 px) took 14 s and read 14 of its 22 dice, against 21
-as taken. A frame whose dice measure more than SHRINK_ABOVE is therefore read shrunk (INTER_AREA, which
-averages, so nothing aliases) until a die measures READ_DIE, and the dice found are mapped back to its pixels.
+photo's die as segment() measures it, 1st percentile to largest). A phone's photo of a table holds dice of
+150-300 px: read as they are, a Byler photo enlarged five times (3200 px square, dice ~200 px) took 14 s and
+read 14 of its 22 dice, against 21 as taken. A frame whose dice measure more than SHRINK_ABOVE is therefore
+read shrunk (INTER_AREA, which averages, so nothing aliases) until a die measures READ_DIE, and the dice found
+are mapped back to its pixels.
 
 Pure: arrays and values in, values out.
 """
