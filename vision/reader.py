@@ -98,6 +98,8 @@ RECENTRE_STEPS = (0.2, 0.1)  # grid steps, die sizes
 # A die placed by a search (re-centred, or a group of spots) this close to another die (die sizes) is that
 # die read a second time: two dice resting side by side have their centres a whole side apart or more.
 SAME_DIE = 0.7
+# An unread die closer than this (top-face sides) to a die read is that die seen again (see _drop_twins).
+TWIN = 0.9
 # Reading only where the table changed (read_dice's `changed`): the area where a die's centre may lie
 # (vision/change.py's cores) grows by CHANGED_PAD dice into the window read, so that every pass sees a die
 # whole with the board around it (the lean check looks up to 1.1 dice beyond a face's edge, darkpips.py).
@@ -448,10 +450,29 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                            if n >= BARE_SPOTS or outline(p.bgr, xy, seg.die_size, seg.die_size) is not None]
     if dice or pipless or groups:
         _consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint)
+    if expect is not None:
+        _drop_twins(dice, problems, unit, expect)
     # Reading order: top to bottom, then left to right, so "die 2" means the same die to a person.
     order = sorted(range(len(dice)), key=lambda i: (round(dice[i].center[1] / max(unit, 1.0)),
                                                    dice[i].center[0]))
     return _verdict(tuple(dice[i] for i in order), [problems[i] for i in order], expect)
+
+
+def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) -> None:
+    """Drop (in place) the dice left unread for no physical reason whose centres lie closer than TWIN of a
+    side to a die read, when the throw then has its count exactly: two dice lying flat have their top faces'
+    centres a whole side apart at least (the faces' inscribed circles cannot overlap), so such a die is the
+    die read seen again (its shadow, a part of its body cut off) or a die under or against it. Only where the
+    count is too high by just those dice: a throw short of dice, or with a die read wrong, keeps its reason
+    ("die 2 unreadable: ..." says more to a referee than "found 1 dice")."""
+    read = [d for d in dice if d.value is not None]
+    twins = {i for i, (d, why) in enumerate(zip(dice, problems, strict=True))
+             if d.value is None and not _hard(why) and any(
+                 np.hypot(d.center[0] - r.center[0], d.center[1] - r.center[1]) < TWIN * (r.size or unit)
+                 for r in read)}
+    if twins and len(dice) - len(twins) == expect:
+        dice[:] = [d for i, d in enumerate(dice) if i not in twins]
+        problems[:] = [p for i, p in enumerate(problems) if i not in twins]
 
 
 def _consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems: list[str], marks: list[int],
