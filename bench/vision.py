@@ -11,25 +11,29 @@ of dice expected: the reader's slowest case (the body-first pass always runs).
 Scored held out: each photo is read with the dice-net fold model that never saw it (vision/dicenet.py);
 timed with the shipped model, as the product runs.
 
-Measured (2026-11-25, 2-core AMD EPYC machine otherwise idle, R=3, 40 sim seeds, --streams 10; 4m38s; the dice
-net as 8-bit models, vision/dicenet.py; large dice read shrunk, vision/scale.py): ours 99.82% of 1,647 accepted
-dice right (99.45% against the labels as published; byler_data.ERRATA lists the 6 corrected), coverage 91.75%
-(white 98.99%, coloured 94.16%, dark 86.50%); the peer 19.43% of 1,184 accepted (12.8% of all dice read
-right), its lean variant 37.90% of 525 (11.1%). Time per 640x640 photo / 640x480 crop: ours 65.3 / 48.7 ms,
-the peer 23.3 / 16.5 ms (peer/ours 0.36x / 0.34x), the lean variant 2.3 / 1.8 ms. Ours reads seven dice a
-photo on average, uncalibrated: four pip passes (a third of the time), the body-first colour reader
-(vision/colourpips.py: eight morphological maps per die; over a quarter), segmentation, the net (0.39 ms per
-candidate, 12 a photo) and its searches; and first a measure of the die on a shrunk copy (1.7-1.9 ms), to
-read large dice shrunk. The product path (simulated camera, calibrated, two dice, 40 seeds x 4 kinds): read
-where the table changed, as the roll watcher reads a throw, 159/160 verdicts right, no wrong ok, median 7.3
-ms, mean 9.6 ms (by kind 7.6 / 8.4 / 9.9 / 12.5 ms on the mean), against the peer's 20.1 / 20.5 ms with 69/160
-right and 66 wrong oks: peer/ours 2.77x on the median frame, 2.13x on the mean. Read whole: 158/160, median
-8.8 ms, mean 17.8 ms (2.28x and 1.15x; cocked and stacked throws 18.9 and 30.9 ms on the mean). Behind the
-watcher: 60 events for 60 throws either way, read median / mean 6.7 / 8.4 ms where changed, 9.7 / 17.1 ms
-whole. Targets: 2x the peer and under 15 ms a 640x480 read hold on the product's frames read where the table
-changed (median, mean and every kind's mean); not read whole on the mean, and not on the photos (0.34x).
-The run before the large-dice scaling, same machine: where changed 7.2 / 9.2 ms (2.74x / 2.16x), photos
-46.8 ms a crop (0.35x). docs/vision.md keeps earlier runs.
+Measured (2026-11-25, 2-core AMD EPYC machine otherwise idle, R=3, 40 sim seeds, --streams 10; 4m34s; the dice
+net as 8-bit models, vision/dicenet.py; large dice read shrunk, vision/scale.py; calibrated, a die seen twice
+made one, vision/reader.py _drop_twins): ours 99.82% of 1,647 accepted dice right (99.45% against the labels
+as published; byler_data.ERRATA lists the 6 corrected), coverage 91.75% (white 98.99%, coloured 94.16%, dark
+86.50%), 152 photos ok and right; the peer 19.43% of 1,184 accepted (12.8% of all dice read right), its lean
+variant 37.90% of 525 (11.1%). Time per 640x640 photo / 640x480 crop: ours 65.3 / 48.0 ms, the peer 23.1 /
+16.4 ms (peer/ours 0.35x / 0.34x), the lean variant 2.3 / 1.8 ms. Ours reads seven dice a photo on average,
+uncalibrated: four pip passes (a third of the time), the body-first colour reader (vision/colourpips.py:
+eight morphological maps per die; over a quarter), segmentation, the net (0.39 ms per candidate, 12 a photo)
+and its searches; and first a measure of the die on a shrunk copy (1.7-1.9 ms), to read large dice shrunk.
+The product path (simulated camera, calibrated, two dice, 40 seeds x 4 kinds): read where the table changed,
+as the roll watcher reads a throw, 160/160 verdicts right, no wrong ok, median 7.5 ms, mean 9.9 ms (by kind
+7.7 / 8.8 / 10.0 / 13.0 ms on the mean), against the peer's 20.0 / 20.3 ms with 69/160 right and 66 wrong oks:
+peer/ours 2.67x on the median frame, 2.06x on the mean. Read whole: 159/160, median 8.9 ms, mean 18.0 ms
+(2.24x and 1.13x; cocked and stacked throws 18.5 and 31.4 ms on the mean). Behind the watcher: 60 events for
+60 throws either way, read median / mean 6.4 / 7.7 ms where changed, 9.1 / 16.4 ms whole. Targets: 2x the
+peer and under 15 ms a 640x480 read hold on the product's frames read where the table changed (median, mean
+and every kind's mean); not read whole on the mean, and not on the photos (0.34x). This machine's speed
+varies from run to run by 10% and more, ours more than the peer's: a run an hour before, with the twins
+also dropped uncalibrated (since undone), measured where changed 8.7 / 10.8 ms (2.33x / 1.97x) and photos
+51.7 ms; the morning's run, before the large-dice scaling and the twins, 7.3 / 9.6 ms (2.77x / 2.13x) and
+48.7 ms; an interleaved A/B of the product path against this session's starting commit measured the same
+times within 0.4 ms. docs/vision.md keeps earlier runs.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by

@@ -450,7 +450,10 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                            if n >= BARE_SPOTS or outline(p.bgr, xy, seg.die_size, seg.die_size) is not None]
     if dice or pipless or groups:
         _consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint)
-    if expect is not None:
+    if expect is not None and hint:
+        # Calibrated only. Uncalibrated, on the photos as other cameras take them, dropping twins turned two
+        # photo reads with a die misread elsewhere (a dark 2 read as 3) into wrong oks: a stray unread die,
+        # which refuses the throw, is a safety there that the known die size and look give calibrated.
         _drop_twins(dice, problems, unit, expect)
     # Reading order: top to bottom, then left to right, so "die 2" means the same die to a person.
     order = sorted(range(len(dice)), key=lambda i: (round(dice[i].center[1] / max(unit, 1.0)),
@@ -464,7 +467,8 @@ def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) 
     centres a whole side apart at least (the faces' inscribed circles cannot overlap), so such a die is the
     die read seen again (its shadow, a part of its body cut off) or a die under or against it. Only where the
     count is too high by just those dice: a throw short of dice, or with a die read wrong, keeps its reason
-    ("die 2 unreadable: ..." says more to a referee than "found 1 dice")."""
+    ("die 2 unreadable: ..." says more to a referee than "found 1 dice"). Calibrated reads only (see
+    _read_frame)."""
     read = [d for d in dice if d.value is not None]
     twins = {i for i, (d, why) in enumerate(zip(dice, problems, strict=True))
              if d.value is None and not _hard(why) and any(

@@ -42,8 +42,8 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
     # measured 99.82% (1644/1647; 1647/1650 with the float nets); with the 6 values read where no die is
-    # labelled 99.46% (two of them are real, unlabelled dice read right: a green 6 in IMG_20191209_095533.jpg at
-    # (339, 362), a black 3 in IMG_20191208_112353.jpg at (313, 379))
+    # labelled 99.46% (two of them are real, unlabelled dice read right: a green 6 in IMG_20191209_095533.jpg
+    # at (339, 362), a black 3 in IMG_20191208_112353.jpg at (313, 379))
     assert score.overall.accuracy >= 0.995
     assert score.accuracy_with_false >= 0.99
     assert score.false_dice <= 7

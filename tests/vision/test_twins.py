@@ -1,5 +1,5 @@
 """A die seen twice (its shadow or a part of its body read as another, unreadable die) does not spoil a throw
-whose count is otherwise right (vision/reader.py, _drop_twins)."""
+whose count is otherwise right (calibrated reads; vision/reader.py, _drop_twins)."""
 
 from __future__ import annotations
 
