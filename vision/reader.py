@@ -465,10 +465,10 @@ def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) 
     """Drop (in place) the dice left unread for no physical reason whose centres lie closer than TWIN of a
     side to a die read, when the throw then has its count exactly: two dice lying flat have their top faces'
     centres a whole side apart at least (the faces' inscribed circles cannot overlap), so such a die is the
-    die read seen again (its shadow, a part of its body cut off) or a die under or against it. Only where the
-    count is too high by just those dice: a throw short of dice, or with a die read wrong, keeps its reason
-    ("die 2 unreadable: ..." says more to a referee than "found 1 dice"). Calibrated reads only (see
-    _read_frame)."""
+    die read seen again (its shadow, a part of its body cut off) or a die under or against it (one stacked or
+    leaning carries its own reason, which is kept). Only where the count is too high by just those dice: a
+    throw short of dice keeps its reason ("die 2 unreadable: ..." says more to a referee than "found 1
+    dice"). Calibrated reads only (see _read_frame)."""
     read = [d for d in dice if d.value is not None]
     twins = {i for i, (d, why) in enumerate(zip(dice, problems, strict=True))
              if d.value is None and not _hard(why) and any(
