@@ -3,7 +3,7 @@ whose count is otherwise right (calibrated reads; vision/reader.py, _drop_twins)
 
 from __future__ import annotations
 
-from vision import Verdict, read_dice
+from tests.vision.simthrows import assert_read_right
 from vision.reader import TWIN, _drop_twins
 from vision.reading import Die
 
@@ -40,11 +40,4 @@ def test_dice_a_side_apart_and_physical_reasons_are_kept() -> None:
 def test_a_die_and_its_shadow_read_as_one_die_on_the_simulated_board() -> None:
     """Simulated camera, plain throw seed 12 (a 6 and a 1): the body pass cut the 6's shadow off as two more
     unreadable dice ("found 4 dice, expected 2") until they were taken for what they are."""
-    from hardware.simcam import SimulatedCamera
-
-    cam = SimulatedCamera(seed=12, script=["ok"], hands=False)
-    frame = list(cam)[-1].image
-    (truth,) = cam.throws
-    r = read_dice(frame, calibration=cam.calibration())
-    assert r.verdict is Verdict.OK, r.reason
-    assert sorted(r.values, key=str) == sorted(truth.values, key=str)
+    assert_read_right(12)
