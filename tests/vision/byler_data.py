@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from vision.dicenet import DiceNet, fold_of
 from vision.reading import DiceReading, Verdict
+from vision.spotter import Spotter
 
 BYLER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "dice-byler" / "data"
 SKIP_REASON = f"Byler dice photos not found at {BYLER.resolve()} (../shared/data/dice-byler is absent)"
@@ -48,13 +49,17 @@ def count() -> int:
     return len(list((BYLER / "JPEGImages").glob("*.jpg")))
 
 
-def held_out(read: Callable[..., DiceReading]) -> Callable[[Photo], DiceReading]:
+def held_out(read: Callable[..., DiceReading], quick: bool = False) -> Callable[[Photo], DiceReading]:
     """`read(image, expect=..., net=...)` for each photo with the one dice-net fold model that never saw it
-    (vision/dicenet.py): the figures scored with it are held-out figures."""
+    (vision/dicenet.py): the figures scored with it are held-out figures. `quick`: with the spotter fold
+    model that never saw it too (`spotter=`, read_dice's opt-in quick path)."""
     n = count()
 
     def run(p: Photo) -> DiceReading:
-        return read(p.image, expect=len(p.dice), net=DiceNet.fold(fold_of(p.index, n)))
+        k = fold_of(p.index, n)
+        if quick:
+            return read(p.image, expect=len(p.dice), net=DiceNet.fold(k), spotter=Spotter.fold(k))
+        return read(p.image, expect=len(p.dice), net=DiceNet.fold(k))
 
     return run
 
