@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dicenet import FOLDS, MODEL_DIR, Runtime, _has_onnxruntime, _onnxruntime, _opencv
+from vision.dicenet import FOLDS, MODEL_DIR, Runtime, load
 
 U8 = NDArray[np.uint8]
 F32 = NDArray[np.float32]
@@ -84,15 +84,8 @@ class Spotter:
     """One trained spotter, loaded from its ONNX file ("auto": ONNX Runtime where installed, else OpenCV)."""
 
     def __init__(self, path: Path, runtime: Runtime = "auto") -> None:
-        if not path.is_file():
-            raise FileNotFoundError(f"spotter model missing: {path}")
-        if runtime not in ("auto", "onnxruntime", "opencv"):
-            raise ValueError(f"unknown spotter runtime {runtime!r} (auto, onnxruntime or opencv)")
-        if runtime == "auto":
-            runtime = "onnxruntime" if _has_onnxruntime() else "opencv"
         self.path = path
-        self.runtime = runtime
-        self._forward = _onnxruntime(path) if runtime == "onnxruntime" else _opencv(path)
+        self.runtime, self._forward = load(path, runtime, "spotter")
         self._lock = threading.Lock()
 
     @staticmethod
