@@ -35,8 +35,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.darkpips import MAX_SKEW, MAX_SKEW_6
 from vision.dicenet import COCKED, NO_DIE, DiceNet, NetRead, crops
 from vision.faces import motion_smear, outline, read_face
+from vision.layout import fit_layout
 from vision.reading import Die
 from vision.scale import SHRINK_ABOVE
 from vision.spotter import Spot, Spotter
@@ -138,26 +140,28 @@ def _flat(frame: U8, s: Spot, value: int, die: float) -> bool:
     """Whether nothing about the die at `s` says it leans, as the full reader would judge it.
 
     The net reads a top face whatever its shape: a leaning die's face, foreshortened and skewed, it reads as
-    surely as a flat one's (tests/vision/test_reader_synthetic.py's leaning 5, read at 0.99). The full
-    reader refuses such a die by the skew of its pip layout, measured by the pip reader on the die's outline
-    (faces.read_face); here the same, for the values whose layout has a skew to measure (4, 5, 6), and a
-    different value read there refuses the quick read too. A 2 or a 3 lies on a line, whose slant cannot be
-    measured: it stands only on a square outline (SQUARISH, stricter than the full reader). A 1 has nothing
-    to measure."""
+    surely as a flat one's (tests/vision/test_reader_synthetic.py's leaning 5, read at 0.90-0.99). The full
+    reader refuses such a die by the skew of its pip layout. Here, for the values whose layout has a skew to
+    measure (4, 5, 6), the pip reader (faces.read_face) on the die's outline must read the same value, and
+    its pips' grid must be squashed no more than the pip-first pass allows (darkpips.MAX_SKEW, a 6
+    MAX_SKEW_6): a face it cannot read at all proves nothing flat (the leaning 5 squashed to 0.7 at angle 0
+    reads as "pips do not form a d6 layout", and was once let through as a quick `ok` 5), and read_face's
+    own limit (faces.MAX_SKEW, 1.4) passed it squashed to 0.8. A 2 or a 3 lies on a line, whose slant
+    cannot be measured: it stands only on a square outline (SQUARISH, stricter than the full reader). A 1
+    has nothing to measure."""
     if value == 1:
         return True
     o = outline(frame, (s.x, s.y), die, die)
-    if o is None:
-        square = ((s.x, s.y), die, 0.0)
-    else:
-        (w, h), angle = o[1], o[2]
-        if value in (2, 3):
-            return max(w, h) < SQUARISH * min(w, h)
-        square = (o[0], 0.5 * (w + h), angle)
     if value in (2, 3):
-        return True
+        return o is not None and max(o[1]) < SQUARISH * min(o[1])
+    square = ((s.x, s.y), die, 0.0) if o is None else (o[0], 0.5 * (o[1][0] + o[1][1]), o[2])
     face = read_face(frame, *square)
-    return not face.reason.startswith("cocked") and face.value in (None, value)
+    if face.value != value:
+        return False
+    # The pip reader allows a slant up to its own MAX_SKEW; the pip-first pass, which a flat face of 4-6 on
+    # a light die meets first in the full reader, refuses beyond darkpips.MAX_SKEW (a 6's rows are
+    # squeezed by design: MAX_SKEW_6). The quick read stands only inside the stricter of the two.
+    return fit_layout(np.array(face.pips, np.float64)).skew <= (MAX_SKEW_6 if value == 6 else MAX_SKEW)
 
 
 def _plain(spots: Sequence[Spot], die: float) -> bool:

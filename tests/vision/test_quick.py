@@ -71,6 +71,20 @@ def test_quick_path_never_refuses_and_defers_what_is_not_plain() -> None:
     assert _quick(render([], seed=1)) is None
 
 
+@pytest.mark.parametrize("squash", [0.6, 0.7, 0.8])
+@pytest.mark.parametrize("angle", [0.0, 25.0, 50.0])
+def test_a_leaning_die_is_never_read_by_the_quick_path(squash: float, angle: float) -> None:
+    # test_reader_synthetic.py's leaning 5 at every squash and turn it uses, and 0.8. Until 2026-11-26 the
+    # quick path read it at angle 0 (squash 0.7 and 0.8) as an `ok` 5: the net reads the foreshortened face
+    # at 0.90-0.93, and the pip reader on a square outline either read no layout (0.7), which _flat let
+    # pass, or a 5 whose grid's squash it allowed (0.8); the full reader refuses both.
+    frame = render([DieSpec(5, (250, 220), angle=angle, squash=squash), DieSpec(4, (400, 260), angle=30)], seed=2)
+    assert _quick(frame) is None
+    if squash <= 0.7:  # 0.8 is darkpips.MAX_SKEW's own edge (1 / 1.25): the full reader reads it at 50 degrees
+        r = read_dice(frame, spotter=Spotter.shipped())
+        assert r.verdict is Verdict.UNREADABLE and 5 not in r.values
+
+
 def test_spots_closer_than_a_die_or_of_odd_size_are_not_plain() -> None:
     die = 40.0
     apart = [Spot(100.0, 100.0, 50.0, 0.9), Spot(100.0 + APART * die + 1, 100.0, 50.0, 0.9)]
