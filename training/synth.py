@@ -67,13 +67,15 @@ def _grid(value: int, rng: np.random.Generator) -> list[tuple[float, float]]:
     return [(u * g + rng.normal(0, 0.01), v * g + rng.normal(0, 0.01)) for u, v in PIPS[value]]
 
 
-def _draw_die(img: F32, centre: F64, side: float, angle: float, value: int, rng: np.random.Generator) -> None:
+def _draw_die(img: F32, centre: F64, side: float, angle: float, value: int, rng: np.random.Generator,
+              spread: float = 0.12) -> None:
     h, w = img.shape[:2]
     body, th = _colour(rng), np.radians(angle)
     pip = _pip_colour(rng, body)
     u, v = np.array([np.cos(th), np.sin(th)]), np.array([-np.sin(th), np.cos(th)])
     corners = [centre + side / 2 * (a * u + b * v) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    lean = rng.normal(0, 0.12, 2) * side if rng.random() < 0.7 else np.zeros(2)
+    # `spread`: how far the body's side faces show beside the top face (the camera's slant), in die sides.
+    lean = rng.normal(0, spread, 2) * side if rng.random() < 0.7 else np.zeros(2)
     shadow = np.zeros((h, w), np.float32)
     off = rng.normal(0, 0.1, 2) * side
     cv2.fillConvexPoly(shadow, np.int32([p + lean + off for p in corners]), 1.0)
@@ -134,9 +136,17 @@ def _draw_die(img: F32, centre: F64, side: float, angle: float, value: int, rng:
         img[:] = img * (1 - g[..., None]) + 255 * g[..., None]
 
 
-def _draw_cocked(img: F32, at: F64, side: float, angle: float, rng: np.random.Generator) -> None:
+def _draw_cocked(img: F32, at: F64, side: float, angle: float, rng: np.random.Generator,
+                 tilted: bool = False) -> None:
     """A die leaning 22-65 degrees (on a piece, a wall, another die): two faces in view, each foreshortened
     across their shared edge, with pips of two adjacent values. No flat top face: class COCKED.
+
+    `tilted`: leaning 18-60 degrees, the lower face as wide as an oblique camera may show it (5-60% of a
+    side, whatever the lean: seen from straight above it would be sin(lean)), and its pips often not drawn
+    (at a steep view they are specks, or the face is in shadow): what stays is a top face foreshortened
+    across, its pips on a squashed grid, beside a band. A net that learned leaning dice only from two faces
+    of pips reads such a face as a flat die's; flat dice, drawn beside these with their side faces showing
+    further (_draw_die's `spread`), keep a square top face.
 
     `at` is where the middle of the die's outline lands, or the middle of either face: the product centres
     its crops on a face the pip readers found as often as on a body."""
@@ -144,8 +154,9 @@ def _draw_cocked(img: F32, at: F64, side: float, angle: float, rng: np.random.Ge
     body, th = _colour(rng), np.radians(angle)
     pip = _pip_colour(rng, body)
     u, v = np.array([np.cos(th), np.sin(th)]), np.array([-np.sin(th), np.cos(th)])
-    t = np.radians(rng.uniform(22, 65))
-    ha, hb = side * np.cos(t), side * np.sin(t)
+    t = np.radians(rng.uniform(18, 60) if tilted else rng.uniform(22, 65))
+    plain_lower = tilted and rng.random() < 0.6
+    ha, hb = side * np.cos(t), side * (rng.uniform(0.05, 0.6) if tilted else np.sin(t))
     v0 = -(ha + hb) / 2
     centre = at - v * float(rng.choice([0.0, v0 + ha / 2, v0 + ha + hb / 2]))
     if rng.random() < 0.4:  # what it leans on: a house or hotel beside its lower face
@@ -166,6 +177,8 @@ def _draw_cocked(img: F32, at: F64, side: float, angle: float, rng: np.random.Ge
         quad = [centre + s * side / 2 * u + v * y for s, y in ((-1, y0), (1, y0), (1, y0 + hh), (-1, y0 + hh))]
         colour = body * shade
         cv2.fillConvexPoly(img, np.int32(quad), colour.tolist())
+        if plain_lower and hh < ha:
+            continue  # the more foreshortened face shows no pips
         squash = hh / side
         for pu, pv in _grid(value, rng):
             p = centre + u * pu * side + v * (y0 + hh / 2 + pv * hh)
@@ -207,9 +220,11 @@ def _background(rng: np.random.Generator, n: int) -> F32:
     return img
 
 
-def crop(label: int, rng: np.random.Generator) -> NDArray[np.uint8]:
+def crop(label: int, rng: np.random.Generator, tilted: float = 0.0) -> NDArray[np.uint8]:
     """One STORE x STORE BGR crop: a die showing `label` (1..6) at the centre, (0) no die centred there, or
-    (COCKED) a leaning die at the centre; sometimes a game piece beside it."""
+    (COCKED) a leaning die at the centre, `tilted` of them drawn as _draw_cocked's tilted kind; sometimes a
+    game piece beside it. With `tilted` 0 no random draw is spent on it: the dice net's recipe (the shipped
+    models) renders the same crops as before the option."""
     n = STORE * SS
     img = _background(rng, n)
     side = DIE * SS * rng.uniform(0.85, 1.15)
@@ -223,15 +238,18 @@ def crop(label: int, rng: np.random.Generator) -> NDArray[np.uint8]:
         q = centre + side * rng.uniform(1.05, 1.8) * np.array([np.cos(a), np.sin(a)])
         if label == 0 and np.hypot(*(q - mid)) < 0.5 * side:
             continue
-        _draw_die(img, q, side * rng.uniform(0.9, 1.1), rng.uniform(0, 90), int(rng.integers(1, 7)), rng)
+        _draw_die(img, q, side * rng.uniform(0.9, 1.1), rng.uniform(0, 90), int(rng.integers(1, 7)), rng,
+                  0.2 if tilted else 0.12)
     if label != COCKED and rng.random() < 0.15:  # a piece nearby, not under the window's centre
         a = rng.uniform(0, 2 * np.pi)
         _draw_piece(img, centre + side * rng.uniform(1.0, 1.6) * np.array([np.cos(a), np.sin(a)]), side,
                     rng.uniform(0, 180), rng)
     if label == COCKED:
-        _draw_cocked(img, mid + rng.normal(0, 0.12, 2) * side, side, rng.uniform(0, 360), rng)
+        at, turn = mid + rng.normal(0, 0.12, 2) * side, rng.uniform(0, 360)
+        _draw_cocked(img, at, side, turn, rng, tilted=bool(tilted) and bool(rng.random() < tilted))
     else:
-        _draw_die(img, centre, side, rng.uniform(0, 90), label or int(rng.integers(1, 7)), rng)
+        _draw_die(img, centre, side, rng.uniform(0, 90), label or int(rng.integers(1, 7)), rng,
+                  0.2 if tilted else 0.12)
     # The camera: a random resolution, then blur, noise and JPEG at the crop's size.
     px = max(12, int(STORE * rng.uniform(0.45, 1.1)))
     small = cv2.resize(np.clip(img, 0, 255), (px, px), interpolation=cv2.INTER_AREA)
@@ -242,8 +260,9 @@ def crop(label: int, rng: np.random.Generator) -> NDArray[np.uint8]:
     return np.asarray(cv2.imdecode(jpg, cv2.IMREAD_COLOR), np.uint8)
 
 
-def crops(n: int, seed: int, classes: int = N_CLASSES) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """`n` crops cycling through labels 0..classes-1, reproducible from `seed`."""
+def crops(n: int, seed: int, classes: int = N_CLASSES,
+          tilted: float = 0.0) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """`n` crops cycling through labels 0..classes-1, reproducible from `seed` (and `tilted`, see crop)."""
     rng = np.random.default_rng(seed)
     labels = np.arange(n, dtype=np.int64) % classes
-    return np.stack([crop(int(k), rng) for k in labels]), labels
+    return np.stack([crop(int(k), rng, tilted) for k in labels]), labels

@@ -3,6 +3,9 @@ product's model on all of them.
 
 Usage (PyTorch is needed here only, not by the product; `make model` installs it in .venv-train and runs this):
     .venv-train/bin/python -m training.train [--models all 0 1 2 3 4] [--epochs 30] [--out vision/models]
+Other recipes (none shipped; docs/vision.md, "Tried and not kept"): `--family NAME` names the files,
+`--tilted SHARE` draws that share of the synthetic leaning dice as training/synth.py's tilted kind, `--device
+cuda` steps on a GPU; training/gpu.sh trains a family's six models at once on a GPU machine.
 
 Fold k's model trains on the crops of the other four folds (training/data.py), so the photos of fold k are
 unseen by it; after training it is scored on them. Every model is also scored on crops of the simulated
@@ -42,6 +45,7 @@ from vision.dicenet import COCKED, FOLDS, INPUT, N_CLASSES, WINDOW, model_name, 
 U8 = NDArray[np.uint8]
 F32 = NDArray[np.float32]
 THRESHOLDS = (0.5, 0.8, 0.9, 0.95)
+SYNTH_CHUNKS = 16
 
 
 def make_net(width: int = 16) -> nn.Sequential:
@@ -85,12 +89,13 @@ def augment(crop: U8, rng: np.random.Generator) -> F32:
 
 
 def train(real: Crops, real_ids: NDArray[np.int64], synth: Crops, epochs: int, seed: int, width: int,
-          repeats: int = 3, synth_per_epoch: int = 4000, batch: int = 64) -> nn.Sequential:
+          repeats: int = 3, synth_per_epoch: int = 4000, batch: int = 64, device: str = "cpu") -> nn.Sequential:
     """Each epoch: every real training crop `repeats` times (differently augmented) and `synth_per_epoch`
-    synthetic crops drawn afresh."""
+    synthetic crops drawn afresh. `device`: where torch computes ("cuda" on a GPU machine); the augmentation
+    stays on the CPU, in the same order, so the batches are the same either way."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    net = make_net(width)
+    net = make_net(width).to(device)
     images = np.concatenate([real.images, synth.images])
     labels = np.concatenate([real.labels, synth.labels])
     per_epoch = (len(real_ids) * repeats + synth_per_epoch) // batch
@@ -105,15 +110,38 @@ def train(real: Crops, real_ids: NDArray[np.int64], synth: Crops, epochs: int, s
         total = 0.0
         for b in range(per_epoch):
             ids = order[b * batch:(b + 1) * batch]
-            x = torch.from_numpy(to_input(np.stack([augment(images[i], rng) for i in ids])))
-            loss = loss_f(net(x), torch.from_numpy(labels[ids]))
+            x = torch.from_numpy(to_input(np.stack([augment(images[i], rng) for i in ids]))).to(device)
+            loss = loss_f(net(x), torch.from_numpy(labels[ids]).to(device))
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += float(loss.item())
         print(f"  epoch {epoch + 1}/{epochs} loss {total / per_epoch:.3f} ({time.time() - t0:.0f} s)", flush=True)
-    return net.eval()
+    return net.cpu().eval()
+
+
+def _render(job: tuple[int, int, float]) -> tuple[U8, NDArray[np.int64]]:
+    n, seed, tilted = job
+    return synth_crops(n, seed, N_CLASSES, tilted)
+
+
+def synth_set(n: int, seed: int, tilted: float, jobs: int) -> tuple[U8, NDArray[np.int64]]:
+    """The synthetic crops of a recipe. With `tilted` 0 (the dice net's recipe) one seeded sequence, as the
+    shipped models were trained on. Else SYNTH_CHUNKS sequences of n / SYNTH_CHUNKS crops, chunk j seeded
+    seed * 1000 + j, rendered by `jobs` processes: the same crops whatever `jobs` is."""
+    if not tilted:
+        return synth_crops(n, seed, N_CLASSES)
+    from multiprocessing import Pool
+
+    size = n // SYNTH_CHUNKS
+    work = [(size, seed * 1000 + j, tilted) for j in range(SYNTH_CHUNKS)]
+    if jobs > 1:
+        with Pool(jobs) as pool:
+            parts = pool.map(_render, work)
+    else:
+        parts = [_render(w) for w in work]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 def probabilities(net: nn.Sequential, images: U8) -> F32:
@@ -174,22 +202,35 @@ def main() -> int:
     ap.add_argument("--synth-per-epoch", type=int, default=4000, help="of which drawn into each epoch")
     ap.add_argument("--sim-seeds", type=int, default=100, help="simulated-camera throws per kind to score on")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "vision" / "models")
+    ap.add_argument("--family", default="dicenet", help="the models' file names: FAMILY.onnx, FAMILY-foldK.onnx")
+    ap.add_argument("--tilted", type=float, default=0.0,
+                    help="share of the synthetic leaning dice drawn tilted (training/synth.py); 0: the dice net's")
+    ap.add_argument("--device", default="cpu", help="torch device (cuda on a GPU machine)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes rendering the synthetic crops")
+    ap.add_argument("--meta", type=Path, default=None, help="where the figures go (default OUT/FAMILY.json)")
+    ap.add_argument("--render-only", action="store_true", help="render the synthetic crops to the cache and stop")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     cache = Path(__file__).resolve().parent / ".cache"
     cache.mkdir(exist_ok=True)
-    real = byler_crops(args.seed)
-    print(f"{len(real.labels)} crops ({int((real.labels > 0).sum())} dice) from the Byler photos", flush=True)
-    synth_file = cache / f"synth-{args.synth}-{N_CLASSES}-{args.seed}.npz"
+    tilt = f"-tilted{args.tilted:g}" if args.tilted else ""
+    synth_file = cache / f"synth-{args.synth}-{N_CLASSES}-{args.seed}{tilt}.npz"
     if not synth_file.is_file():
         print(f"rendering {args.synth} synthetic crops", flush=True)
-        images, labels = synth_crops(args.synth, args.seed, N_CLASSES)
+        images, labels = synth_set(args.synth, args.seed, args.tilted, args.jobs)
         np.savez(synth_file, X=images, y=labels)
+    if args.render_only:
+        return 0
+    real = byler_crops(args.seed)
+    print(f"{len(real.labels)} crops ({int((real.labels > 0).sum())} dice) from the Byler photos", flush=True)
     z = np.load(synth_file)
     n = len(z["y"])
     synth = Crops(z["X"], z["y"].astype(np.int64), np.full(n, -1), np.full(n, -1), np.full(n, ""))
-    sim_x, sim_v, sim_k = sim_crops(args.sim_seeds)
-    meta_path = args.out / "dicenet.json"
+    if args.sim_seeds:
+        sim_x, sim_v, sim_k = sim_crops(args.sim_seeds)
+    else:  # scored elsewhere (a GPU machine's run: the simulated camera is slow to render on its CPUs' share)
+        sim_x, sim_v, sim_k = np.zeros((0, 72, 72, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.str_)
+    meta_path = args.meta or args.out / f"{args.family}.json"
     meta: dict[str, object] = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
     models = dict(meta.get("models", {}))  # type: ignore[call-overload]
     for name in args.models:
@@ -197,22 +238,23 @@ def main() -> int:
         train_ids = np.flatnonzero(real.fold != fold) if fold is not None else np.arange(len(real.labels))
         print(f"model {name}: training on {len(train_ids)} real crops", flush=True)
         net = train(real, train_ids, synth, args.epochs, args.seed + (fold if fold is not None else FOLDS),
-                    args.width, synth_per_epoch=args.synth_per_epoch)
-        path = args.out / model_name(fold)
+                    args.width, synth_per_epoch=args.synth_per_epoch, device=args.device)
+        path = args.out / model_name(fold, args.family)
         report: dict[str, object] = {"file": path.name, "sha256": export(net, path)}
         if fold is not None:
             held = real.fold == fold
             photos = sorted({int(i) for i in real.photo[held]})
             report["held_out_photos"] = [photos[0], photos[-1]]
             report["held_out"] = held_out_report(real.labels[held], probabilities(net, real.images[held]))
-        report["simulated_camera"] = sim_report(sim_v, sim_k, probabilities(net, sim_x))
+        if len(sim_x):
+            report["simulated_camera"] = sim_report(sim_v, sim_k, probabilities(net, sim_x))
         print(f"model {name}: {json.dumps(report)}", flush=True)
         models[name] = report
         # Written after every model, so an interrupted run keeps the record of the models it finished.
         meta.update({"input": INPUT, "window_dice": WINDOW,
                      "classes": ["none", 1, 2, 3, 4, 5, 6, "cocked"], "epochs": args.epochs, "seed": args.seed,
                      "width": args.width, "synthetic_crops": args.synth,
-                     "synthetic_per_epoch": args.synth_per_epoch,
+                     "synthetic_per_epoch": args.synth_per_epoch, "tilted": args.tilted,
                      "simulated_camera_seeds": args.sim_seeds, "torch": torch.__version__, "models": models})
         meta.pop("folds", None)
         args.out.mkdir(parents=True, exist_ok=True)

@@ -211,9 +211,10 @@ class DiceNet:
         return tuple(NetRead.of(tuple(float(p) for p in row)) for row in probs)
 
 
-def model_name(fold: int | None) -> str:
-    """The float model's file name: the product's (None), or the one trained without fold `fold`."""
-    return "dicenet.onnx" if fold is None else f"dicenet-fold{fold}.onnx"
+def model_name(fold: int | None, family: str = "dicenet") -> str:
+    """The float model's file name: the product's (None), or the one trained without fold `fold`; `family`
+    names the recipe (training/train.py --family)."""
+    return f"{family}.onnx" if fold is None else f"{family}-fold{fold}.onnx"
 
 
 def int8_name(name: str) -> str:

@@ -9,6 +9,7 @@ half of each labelled box, where the body dominates even on a six. `white`: satu
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -22,7 +23,10 @@ from vision.dicenet import DiceNet, fold_of
 from vision.reading import DiceReading, Verdict
 from vision.spotter import Spotter
 
-BYLER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "dice-byler" / "data"
+# TABLESIDE_BYLER: the folder holding dice-byler's data/ elsewhere (a GPU machine gets the photos beside the
+# working tree, not at ../shared: training/gpu.sh).
+BYLER = Path(os.environ["TABLESIDE_BYLER"]) / "data" if os.environ.get("TABLESIDE_BYLER") else \
+    Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "dice-byler" / "data"
 SKIP_REASON = f"Byler dice photos not found at {BYLER.resolve()} (../shared/data/dice-byler is absent)"
 
 
