@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest setup system-deps clean bench rules-coverage model quantize spotter
+.PHONY: run test lint typecheck pytest setup system-deps clean bench rules-coverage model quantize
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -62,10 +62,6 @@ $(TRAIN_VENV)/.installed:
 model: $(TRAIN_VENV)/.installed
 	$(TRAIN_VENV)/bin/python -m training.train
 	$(TRAIN_VENV)/bin/python -m training.quantize
-
-# The die spotter's models (vision/spotter.py; training/spotter.py): about 15 minutes a model on 2 cores.
-spotter: $(TRAIN_VENV)/.installed
-	$(TRAIN_VENV)/bin/python -m training.spotter
 
 # Only the 8-bit twins of the models in vision/models (what ONNX Runtime runs), from the float models there.
 quantize: $(TRAIN_VENV)/.installed

@@ -9,10 +9,7 @@ timing runs on 640x480 crops of the same photos (the product's frame size), unca
 of dice expected: the reader's slowest case (the body-first pass always runs).
 
 Scored held out: each photo is read with the dice-net fold model that never saw it (vision/dicenet.py);
-timed with the shipped model, as the product runs. "ours with the quick path" is the same reader with its
-opt-in quick path (`spotter=`, vision/quick.py; held out with the spotter's fold models too): 2026-11-26, a
-slow day for this machine, it read 21 of 250 photos and took 134.9 ms a photo against 114.2 ms without it
-and the peer's 34.6 ms, for 3 more dice read (docs/vision.md, "The quick path").
+timed with the shipped model, as the product runs.
 
 Measured (2026-11-25, 2-core AMD EPYC machine otherwise idle, R=3, 40 sim seeds, --streams 10; 4m34s; the dice
 net as 8-bit models, vision/dicenet.py; large dice read shrunk, vision/scale.py; calibrated, a die seen twice
@@ -67,16 +64,12 @@ from bench.peer_blobcluster import read_dice_lean, read_dice_peer
 from calibration.model import Calibration
 from tests.vision import byler_data as byler
 from vision.change import Box
-from vision.dicenet import DiceNet
-from vision.quick import quick_dice
-from vision.reader import MIN_CONFIDENCE, _read_spot, read_dice
+from vision.reader import MIN_CONFIDENCE, read_dice
 from vision.reading import DiceReading, Verdict
-from vision.spotter import Spotter
 
 Reader = Callable[[NDArray[np.uint8], int | None], DiceReading]
 PEERS: dict[str, Reader] = {"peer": read_dice_peer, "lean peer": read_dice_lean}
 CHANGED = "ours, where changed"
-QUICK = "ours with the quick path"  # read_dice(..., spotter=...): opt-in, vision/quick.py
 
 
 def main() -> int:
@@ -112,20 +105,15 @@ def photo_bench(limit: int, repeat: int) -> None:
     as_labelled = list(byler.photos(corrected=False))
     if limit:
         photos, as_labelled = photos[: limit], as_labelled[: limit]
-    readers: dict[str, Reader] = {"ours": lambda f, e: read_dice(f, expect=e),
-                                  QUICK: lambda f, e: read_dice(f, expect=e, spotter=Spotter.shipped()), **PEERS}
+    readers: dict[str, Reader] = {"ours": lambda f, e: read_dice(f, expect=e), **PEERS}
     ours_as_labelled = byler.Score()
     times: dict[str, list[float]] = {name: [] for name in readers}
     crop_times: dict[str, list[float]] = {name: [] for name in readers}
     scores = {name: byler.Score() for name in readers}
     held_out = byler.held_out(read_dice)
-    held_out_quick = byler.held_out(read_dice, quick=True)
-    read_dice(photos[0].image, expect=2, spotter=Spotter.shipped())  # first-call set-up (OpenCV's tables, sessions)
-    quick = [0, 0]  # photos, crops the quick path read (vision/quick.py), untimed
+    read_dice(photos[0].image, expect=2)  # first-call set-up (OpenCV's Lab tables, the net's session) untimed
     for i, p in enumerate(photos):
         crop = p.image[80:560, :]
-        quick[0] += quick_dice(p.image, DiceNet.shipped(), Spotter.shipped(), len(p.dice), None, _read_spot) is not None
-        quick[1] += quick_dice(crop, DiceNet.shipped(), Spotter.shipped(), None, None, _read_spot) is not None
         for name, read in readers.items():
             full: list[float] = []
             part: list[float] = []
@@ -143,9 +131,7 @@ def photo_bench(limit: int, repeat: int) -> None:
                 # above: the product's reader as shipped, with the model trained on every photo.
                 r = held_out(p)
                 byler.score_photo(as_labelled[i], r, MIN_CONFIDENCE, ours_as_labelled)
-            elif name == QUICK:
-                r = held_out_quick(p)
-            byler.score_photo(p, r, MIN_CONFIDENCE if name in ("ours", QUICK) else 0.0, scores[name])
+            byler.score_photo(p, r, MIN_CONFIDENCE if name == "ours" else 0.0, scores[name])
     a = ours_as_labelled.overall
     print(f"(against the labels as published, without tests/vision/byler_data.ERRATA's {len(byler.ERRATA)} "
           f"corrections: ours {a.accuracy:.2%} ({a.correct}/{a.accepted}) among accepted dice)")
@@ -155,14 +141,11 @@ def photo_bench(limit: int, repeat: int) -> None:
         print(f"  time per 640x640 frame: median {1000 * statistics.median(t):.1f} ms, mean "
               f"{1000 * statistics.mean(t):.1f} ms; per 640x480 crop: median {1000 * statistics.median(c):.1f} ms, "
               f"mean {1000 * statistics.mean(c):.1f} ms")
-    print(f"{QUICK}: the quick path (vision/quick.py) read {quick[0]} of {len(photos)} photos and {quick[1]} of "
-          f"their 640x480 crops; the full reader the rest")
     for name in PEERS:
-        for mine in ("ours", QUICK):
-            ratio = statistics.median(times[name]) / statistics.median(times[mine])
-            crop_ratio = statistics.median(crop_times[name]) / statistics.median(crop_times[mine])
-            print(f"speed ratio {name}/{mine} (median per frame): {ratio:.2f}x 640x640, {crop_ratio:.2f}x 640x480 "
-                  f"({'ours faster' if crop_ratio > 1 else 'ours slower'} on 640x480)")
+        ratio = statistics.median(times[name]) / statistics.median(times["ours"])
+        crop_ratio = statistics.median(crop_times[name]) / statistics.median(crop_times["ours"])
+        print(f"speed ratio {name}/ours (median per frame): {ratio:.2f}x 640x640, {crop_ratio:.2f}x 640x480 "
+              f"({'ours faster' if crop_ratio > 1 else 'ours slower'} on 640x480)")
     print("correct dice: " + ", ".join(f"{name} {s.overall.correct}/{s.overall.labelled} "
                                        f"({s.overall.correct / s.overall.labelled:.1%})" for name, s in scores.items()))
 

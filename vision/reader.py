@@ -26,10 +26,8 @@ from vision.darkpips import SIDE_PER_G, Down, Level, LightFace, LightPass, light
 from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.look import DieLook
-from vision.quick import quick_dice
 from vision.reading import DiceReading, Die, Verdict
 from vision.scale import enlarged, reading_scale, shrunk, shrunk_boxes
-from vision.spotter import Spotter
 
 U8 = NDArray[np.uint8]
 
@@ -231,25 +229,6 @@ def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead,
     return lab
 
 
-def _read_spot(frame: U8, centre: tuple[float, float], die: float, n: NetRead) -> tuple[int, float] | None:
-    """The value and confidence of the die the spotter placed at `centre` (vision/quick.py) and the net is
-    not sure of (`n`, its read there), from the pip readers, as the body-first pass reads a body and
-    _consult_net judges it: a value that stands, else None. Only a value is returned: a die refused here is
-    left to the full reader, which gives the reason."""
-    tight = outline(frame, centre, die, die)
-    angle = tight[2] if tight is not None else 0.0
-    square: Square = (tight[0], 0.5 * (tight[1][0] + tight[1][1]), angle) if tight is not None else (centre, die, 0.0)
-    face = _read_body(frame, (centre, die, angle), square, False, n)
-    if face.value is not None:
-        if _net_refusal(face.value, n) or face.confidence < MIN_CONFIDENCE:
-            return None
-        return face.value, face.confidence
-    if not _hard(face.reason) and n.value == len(face.pips) and any(c in face.reason for c in COUNT_STANDS) \
-            and _net_sure(n, NET_AGREE):
-        return n.value, n.confidence
-    return None
-
-
 def _dedupe(found: list[tuple[Body, Face]], die: float) -> list[tuple[Body, Face]]:
     """Two candidates closer than half a die are one die seen twice (a blob cut in two): keep the better."""
     def rank(bf: tuple[Body, Face]) -> tuple[bool, float, int]:
@@ -346,8 +325,7 @@ def _at(fn: Callable[[tuple[float, float]], _R], off: tuple[int, int]) -> Callab
 
 
 def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | None = 2, *,
-              net: DiceNet | None = None, changed: Sequence[Box] | None = None,
-              spotter: Spotter | None = None) -> DiceReading:
+              net: DiceNet | None = None, changed: Sequence[Box] | None = None) -> DiceReading:
     """Read the dice in one frame. `expect` is the number of dice in a throw (None: any number).
 
     `net` is the dice net to check and complete the pip readers with (default: the shipped model, trained on
@@ -360,21 +338,10 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     Needs a calibration with a die size (the windows are measured in dice).
 
     Dice larger than the reader's working size are read on the frame shrunk to it (vision/scale.py): a
-    phone's photo reads as fast and as well as a camera's frame. Dice and boxes stay in `frame`'s pixels.
-
-    `spotter` (opt-in; vision/spotter.py): without a calibrated die size, a plain throw is read by the quick
-    path first (vision/quick.py: the spotter finds the dice, the net reads them, and only a read with
-    nothing in doubt stands); the rest is read as above. Not the default: on the many-dice Byler photos it
-    reads a tenth of the photos and the others pay for its attempt (docs/vision.md, "The quick path")."""
+    phone's photo reads as fast and as well as a camera's frame. Dice and boxes stay in `frame`'s pixels."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
     h, w = frame.shape[:2]
-    if spotter is not None and changed is None and not calibrated_die_size(calibration, (w, h)):
-        quick = quick_dice(frame, net or DiceNet.shipped(), spotter, expect, _polygon(calibration, (w, h)),
-                           _read_spot)
-        if quick is not None:
-            return _verdict(tuple(sorted(quick, key=lambda d: (round(d.center[1] / max(d.size, 1.0)), d.center[0]))),
-                            [""] * len(quick), expect)
     scale = reading_scale(frame, calibrated_die_size(calibration, (w, h)))
     if scale >= 1.0:
         return _read_frame(frame, calibration, expect, net, changed)

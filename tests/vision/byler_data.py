@@ -21,7 +21,6 @@ from numpy.typing import NDArray
 
 from vision.dicenet import DiceNet, fold_of
 from vision.reading import DiceReading, Verdict
-from vision.spotter import Spotter
 
 # TABLESIDE_BYLER: the folder holding dice-byler's data/ elsewhere (a GPU machine gets the photos beside the
 # working tree, not at ../shared: training/gpu.sh).
@@ -53,17 +52,13 @@ def count() -> int:
     return len(list((BYLER / "JPEGImages").glob("*.jpg")))
 
 
-def held_out(read: Callable[..., DiceReading], quick: bool = False) -> Callable[[Photo], DiceReading]:
+def held_out(read: Callable[..., DiceReading]) -> Callable[[Photo], DiceReading]:
     """`read(image, expect=..., net=...)` for each photo with the one dice-net fold model that never saw it
-    (vision/dicenet.py): the figures scored with it are held-out figures. `quick`: with the spotter fold
-    model that never saw it too (`spotter=`, read_dice's opt-in quick path)."""
+    (vision/dicenet.py): the figures scored with it are held-out figures."""
     n = count()
 
     def run(p: Photo) -> DiceReading:
-        k = fold_of(p.index, n)
-        if quick:
-            return read(p.image, expect=len(p.dice), net=DiceNet.fold(k), spotter=Spotter.fold(k))
-        return read(p.image, expect=len(p.dice), net=DiceNet.fold(k))
+        return read(p.image, expect=len(p.dice), net=DiceNet.fold(fold_of(p.index, n)))
 
     return run
 

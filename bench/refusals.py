@@ -1,0 +1,134 @@
+"""Bench: wrong `ok`s of our reader and the blob-and-cluster peer on scenes where a wrong `ok` is easy.
+
+Usage: .venv/bin/python bench/refusals.py [--covered N] [--sim-seeds S]
+
+Accuracy on the Byler photos (bench/vision.py) says how often an accepted die is right; this says how often
+a throw that should be refused, or that is easy to misread, is accepted anyway. Each scene is read, expecting
+two dice, by ours calibrated (the product: a die size and a board; the simulated camera's own calibration,
+with its homography), ours uncalibrated (`tableside read` on a photo) and the peer (bench/peer_blobcluster.py).
+Printed per kind of scene: `ok`s, wrong `ok`s (an `ok` whose values are not the scene's, or an `ok` for a
+throw that must be refused) and right verdicts.
+
+- a die partly covered (tests/vision/test_dicenet.py's scenes: a block over 20-60% of one die, five
+  colours): the values shown are a legal face more often than not, so a reader that trusts the visible pips
+  reads the wrong value; right is `ok` with both values, or a refusal.
+- a leaning die of every value beside a flat 4 (tests/vision/render.py's squash: the top face foreshortened
+  to 0.6, 0.7 or 0.8 across, a side face beside it; turned 0, 20, 45, 70 degrees; white, black and red
+  dice): 216 scenes, none of which may be `ok`. Only the skew of a face whose pips span two directions
+  (4, 5, 6) measures a slant; a 1's single pip and a 2's or 3's line of pips do not, and the render.py
+  frames carry no homography, so calibrated here means the die size and the board, not the camera's view.
+- the simulated camera's throws (hardware/simcam.py): plain, off the board, cocked, stacked. Uncalibrated
+  there is no board to be off, so an off-board throw read `ok` counts as a wrong `ok` for every reader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from bench.peer_blobcluster import read_dice_peer
+from calibration.model import Calibration
+from tests.vision.render import DieSpec, cover, render
+from tests.vision.simthrows import sim_throw
+from vision import Verdict, read_dice
+from vision.reading import DiceReading
+
+Frame = NDArray[np.uint8]
+W, H = 640, 480
+TABLE = Calibration(image_size=(W, H), board_polygon=((0.0, 0.0), (W, 0.0), (W, H), (0.0, H)), die_size_px=40.0)
+LOOKS = {"white": ((235, 238, 240), (25, 25, 25)), "black": ((40, 38, 36), (245, 245, 245)),
+         "red": ((40, 40, 170), (245, 245, 245))}
+
+
+def readers(cal: Calibration) -> dict[str, Callable[[Frame], DiceReading]]:
+    return {"ours calibrated": lambda f: read_dice(f, cal, expect=2),
+            "ours uncalibrated": lambda f: read_dice(f, expect=2),
+            "peer": lambda f: read_dice_peer(f, 2)}
+
+
+class Tally:
+    def __init__(self, title: str) -> None:
+        self.title, self.n, self.rows = title, 0, {name: [0, 0, 0] for name in readers(TABLE)}
+
+    def add(self, cal: Calibration, frame: Frame, values: tuple[int | None, ...], should_ok: bool) -> None:
+        self.n += 1
+        for name, read in readers(cal).items():
+            r = read(frame)
+            ok = r.verdict is Verdict.OK
+            same = sorted(r.values, key=str) == sorted(values, key=str)
+            row = self.rows[name]
+            row[0] += ok
+            row[1] += ok and (not should_ok or not same)
+            row[2] += (ok and same) if should_ok else not ok
+
+    def show(self) -> None:
+        print(f"{self.title} ({self.n} scenes):")
+        for name, (ok, wrong, right) in self.rows.items():
+            print(f"  {name}: ok {ok}, wrong ok {wrong}, verdict right {right}")
+
+
+def covered(n: int) -> None:
+    rng = np.random.default_rng(0)
+    colours = [(245, 245, 245), (40, 140, 40), (40, 40, 190), (120, 150, 200), (40, 40, 40)]
+    t = Tally("a die partly covered")
+    for seed in range(n):
+        v, w = int(rng.integers(1, 7)), int(rng.integers(1, 7))
+        angle, share = float(rng.uniform(0, 90)), float(rng.uniform(0.2, 0.6))
+        side, colour = int(rng.integers(0, 4)), colours[int(rng.integers(0, 5))]
+        frame = render([DieSpec(v, (220, 200), angle=angle), DieSpec(w, (420, 300), angle=angle + 31)], seed=seed)
+        cover(frame, (220, 200), 40.0, share, side, colour)
+        t.add(TABLE, frame, (v, w), should_ok=True)
+    t.show()
+
+
+def leaning() -> None:
+    by_value = {v: Tally(f"a leaning {v}") for v in range(1, 7)}
+    for vi, v in enumerate(range(1, 7)):
+        for squash in (0.6, 0.7, 0.8):
+            for ai, angle in enumerate((0.0, 20.0, 45.0, 70.0)):
+                for ci, (body, pip) in enumerate(LOOKS.values()):
+                    frame = render([DieSpec(v, (250, 220), angle=angle, squash=squash, body=body, pip=pip),
+                                    DieSpec(4, (420, 300), angle=30, body=body, pip=pip)],
+                                   seed=vi * 100 + ai * 10 + ci)
+                    by_value[v].add(TABLE, frame, (v, 4), should_ok=False)
+    total = Tally("a leaning die of each value, all")
+    for t in by_value.values():
+        total.n += t.n
+        for name, row in t.rows.items():
+            total.rows[name] = [a + b for a, b in zip(total.rows[name], row, strict=True)]
+    total.show()
+    for v, t in by_value.items():
+        print(f"  leaning {v}: " + ", ".join(f"{name} wrong ok {row[1]}" for name, row in t.rows.items()))
+
+
+def simulated(seeds: int) -> None:
+    for kind in ("ok", "off_board", "cocked", "stacked"):
+        t = Tally(f"simulated camera, {kind} throws")
+        for seed in range(seeds):
+            frame, cal, truth = sim_throw(kind, seed)
+            t.add(cal, frame, truth.values, truth.verdict is Verdict.OK)
+        t.show()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--covered", type=int, default=300)
+    ap.add_argument("--sim-seeds", type=int, default=40)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    covered(args.covered)
+    leaning()
+    simulated(args.sim_seeds)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
