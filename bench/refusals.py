@@ -19,6 +19,10 @@ throw that must be refused) and right verdicts.
   frames carry no homography, so calibrated here means the die size and the board, not the camera's view.
 - the simulated camera's throws (hardware/simcam.py): plain, off the board, cocked, stacked. Uncalibrated
   there is no board to be off, so an off-board throw read `ok` counts as a wrong `ok` for every reader.
+
+Measured (2026-11-26, 40 seeds; ours calibrated / ours uncalibrated / the peer, wrong `ok`s): covered 1 / 10 /
+247 of 300; leaning 86 / 83 / 158 of 216 (113 / 108 before vision/pipshape.py); simulated plain 0 / 0 / 19
+(read right 40 / 21 / 6), off-board 0 / 24 / 31, cocked 0 / 5 / 17, stacked 0 / 0 / 0, of 40 each.
 """
 
 from __future__ import annotations

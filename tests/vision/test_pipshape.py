@@ -1,0 +1,58 @@
+"""The pips' shape (vision/pipshape.py): round on a flat face, squashed as the face on a leaning one."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.render import DieSpec, render
+from vision import Verdict, read_dice
+from vision.pipshape import SQUASHED, pip_shape, slant
+
+WHITE = ((235, 238, 240), (25, 25, 25))
+BLACK = ((40, 38, 36), (245, 245, 245))
+
+
+def _grey(value: int, squash: float, angle: float, look: tuple[tuple[int, int, int], tuple[int, int, int]] = WHITE,
+          seed: int = 1) -> np.ndarray:
+    frame = render([DieSpec(value, (250, 220), angle=angle, squash=squash, body=look[0], pip=look[1])], seed=seed)
+    return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("squash", [0.6, 0.7, 1.0])
+@pytest.mark.parametrize("angle", [0.0, 20.0, 45.0])
+def test_the_pips_are_as_squashed_as_the_face(value: int, squash: float, angle: float) -> None:
+    shape, count, body = pip_shape(_grey(value, squash, angle), (250.0, 220.0), 40.0, np.radians(angle))
+    assert count == value
+    assert body > 150
+    assert shape == pytest.approx(squash, abs=0.08)  # a lone pip: its outline is a few dozen pixels
+
+
+def test_only_a_light_face_with_every_pip_found_and_squashed_beyond_the_grid_limit_is_slanted() -> None:
+    lean = _grey(2, 0.65, 20.0)
+    assert slant(lean, (250.0, 220.0), 40.0, np.radians(20.0), 2).startswith("cocked: its pips are seen at a slant")
+    assert slant(lean, (250.0, 220.0), 40.0, np.radians(20.0), 3) == ""  # a pip missing: nothing to go on
+    assert slant(_grey(2, 1.0, 20.0), (250.0, 220.0), 40.0, np.radians(20.0), 2) == ""
+    dark = _grey(2, 0.65, 20.0, BLACK)  # light pips on a dark face are not measured (vision/pipshape.py)
+    assert slant(dark, (250.0, 220.0), 40.0, np.radians(20.0), 2) == ""
+    # The perspective's own squash, undone by the calibrated camera's map, is no slant.
+    unsquash = np.diag([1.0 / 0.65, 1.0]) * np.sqrt(0.65)
+    c, s = np.cos(np.radians(20.0)), np.sin(np.radians(20.0))
+    rot = np.array([[c, -s], [s, c]])
+    level = rot @ unsquash @ rot.T
+    assert slant(lean, (250.0, 220.0), 40.0, np.radians(20.0), 2, level) == ""
+    assert pytest.approx(0.8) == SQUASHED
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 6])
+@pytest.mark.parametrize("angle", [0.0, 45.0])
+def test_a_leaning_white_die_whose_pips_show_no_grid_skew_is_refused(value: int, angle: float) -> None:
+    # Before vision/pipshape.py, read uncalibrated, these were a wrong `ok` (bench/refusals.py: 35, 22, 22
+    # and 16 of 36 leaning 1s, 2s, 3s and 6s over three looks): a 1, 2 or 3 has no grid skew to measure,
+    # and a 6's limit is loose; the net reads the foreshortened face as surely as a flat one.
+    frame = render([DieSpec(value, (250, 220), angle=angle, squash=0.6), DieSpec(4, (420, 300), angle=30)], seed=3)
+    r = read_dice(frame)
+    assert r.verdict is Verdict.UNREADABLE
+    assert value not in [d.value for d in r.dice if d.center[0] < 335]

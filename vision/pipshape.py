@@ -1,0 +1,120 @@
+"""The shape of a face's pips: round on a face seen square on, ellipses on a face seen at a slant.
+
+A leaning die's top face is foreshortened across its tilt, and every pip on it with it: a round pip becomes
+an ellipse whose minor to major axis is the foreshortening. The pip grid's skew (vision/layout.py) measures
+the same thing, but only on faces whose pips span two directions (4, 5, 6, and a 6's rows are squeezed by
+design): a 1's single pip and a 2's or 3's line of pips have no skew to measure. Their pips' shape does.
+
+Measured on dark pips of white faces only (white in the light's colour, as vision/darkpips.py's white-die
+pass takes them, and of median grey LIGHT at least): on dark dice the pips' outline is blurred by glare,
+translucent bodies and low contrast, and the Byler photos' flat dark and coloured dice, their pips taken by
+colour difference, measured as low as 0.15 (2026-11-26: 1.8-2.4% of the dice read right under 0.65-0.7);
+their white dice read right, dark pips on a light face, measured 0.88 at the least (174 of 196 measured,
+every pip found), and of the light coloured dice the reader read right one, a marbled yellow 6 seen
+obliquely at the photo's edge, measured 0.78. Rendered leaning white dice (tests/vision/render.py's squash
+s) measure s within 0.05. A face counts as seen at a slant when every pip was found and their mean shape
+is squashed beyond 1 / darkpips.MAX_SKEW, the grid's own limit for the same slant.
+
+Pure: a grey frame and the face's geometry in, two numbers out.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.darkpips import MAX_CHROMA
+
+U8 = NDArray[np.uint8]
+F64 = NDArray[np.float64]
+
+PATCH = 96  # side of the resampled face, pixels (the moments are taken on interpolated grey levels)
+INNER = 0.4  # half the side of the square around the face centre that holds its pips, in face sides
+PIP_R = (0.045, 0.16)  # a pip's radius, in face sides (vision/faces.py's bounds)
+LIGHT = 150.0  # median grey of a face light enough for its dark pips' shape to be measured
+SQUASHED = 0.8  # 1 / vision.darkpips.MAX_SKEW
+# slant() looks this much wider than the face it is given: a leaning die's face is found smaller than the die
+# and its grid's turn is a guess, so its corner pips (0.36 of a side from the centre, with their radius)
+# would fall outside INNER of the face found.
+REACH = 1.15
+
+
+def white(bgr: U8, centre: tuple[float, float], side: float, gains: F64) -> bool:
+    """Whether the face at `centre` is white, grey or cream in the light's own colour (`gains`,
+    vision/scene.neutral_gains): the median channel spread over its middle half, in which pips are few,
+    within darkpips.MAX_CHROMA, as for the white-die pass."""
+    h, w = bgr.shape[:2]
+    r = max(1, round(side / 4))
+    x, y = round(centre[0]), round(centre[1])
+    px = bgr[max(0, y - r):min(h, y + r + 1), max(0, x - r):min(w, x + r + 1)].reshape(-1, 3).astype(np.float64)
+    if not len(px):
+        return False
+    px *= gains
+    return bool(np.median(px.max(axis=1) - px.min(axis=1)) <= MAX_CHROMA)
+
+
+def slant(gray: U8, centre: tuple[float, float], side: float, theta: float, value: int,
+          level: F64 | None = None) -> str:
+    """Why the light face of `value` at `centre` is seen at a slant ("" where it is not, or cannot be told:
+    a dark face, or not every pip found); the arguments as for pip_shape."""
+    squash, count, body = pip_shape(gray, centre, REACH * side, theta, level)
+    if body < LIGHT or count != value or squash >= SQUASHED:
+        return ""
+    return f"cocked: its pips are seen at a slant (round pips drawn {squash:.2f} as wide as long)"
+
+
+def pip_shape(gray: U8, centre: tuple[float, float], side: float, theta: float,
+              level: F64 | None = None) -> tuple[float, int, float]:
+    """(minor / major axis of the pips' mean shape, pips measured, the face's median grey) on the face of
+    side `side` pixels at `centre`, its grid turned `theta` radians; the shape is 1.0 where no pip stands
+    clear of the face.
+
+    Each pip darker than the face's median grey by more than Otsu's split of the face (20 grey levels at
+    least), of a pip's size and clear of the face's rim, gives its second moments, weighted by how much
+    darker than the split each pixel is; each is scaled to unit area and they are averaged, so a large
+    pip counts no more than a small one. `level` (a calibrated camera's vision/camera.py BoardCamera.level
+    at the face) undoes the perspective's own squash first, as for the grid's skew."""
+    n = PATCH
+    s = n / side
+    c, si = float(np.cos(theta)), float(np.sin(theta))
+    # Frame -> patch: turn by -theta about the face centre, scale by s; rot is that turn.
+    rot = np.array([[c, si], [-si, c]])
+    m = np.hstack([s * rot, (np.array([n / 2, n / 2]) - s * rot @ np.array(centre))[:, None]])
+    patch = cv2.warpAffine(gray, m, (n, n), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+    g = np.asarray(patch, np.float32)
+    yy, xx = np.mgrid[0:n, 0:n]
+    lo, hi = int(np.ceil(n / 2 - INNER * n)), int(np.floor(n / 2 + INNER * n))
+    inner = (xx >= lo) & (xx <= hi) & (yy >= lo) & (yy <= hi)
+    body = float(np.median(g[inner]))
+    dark = np.clip(body - g, 0.0, None)
+    split, _ = cv2.threshold(np.clip(dark[inner], 0, 255).astype(np.uint8), 0, 255,
+                             cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = max(float(split), 20.0)
+    k, labels, stats, _ = cv2.connectedComponentsWithStats(((dark > thr) & inner).astype(np.uint8), connectivity=8)
+    a_min, a_max = np.pi * (PIP_R[0] * n) ** 2, np.pi * (PIP_R[1] * n) ** 2
+    shape = np.zeros((2, 2))
+    count = 0
+    for i in range(1, k):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if not a_min <= area <= a_max or x <= lo or y <= lo or x + w - 1 >= hi or y + h - 1 >= hi:
+            continue
+        sel = labels == i
+        wt = (dark[sel] - thr / 2).astype(np.float64)
+        px, py = xx[sel].astype(np.float64), yy[sel].astype(np.float64)
+        total = float(wt.sum())
+        dx, dy = px - float((wt * px).sum()) / total, py - float((wt * py).sum()) / total
+        cov = np.array([[(wt * dx * dx).sum(), (wt * dx * dy).sum()],
+                        [(wt * dx * dy).sum(), (wt * dy * dy).sum()]]) / total
+        cov = rot.T @ cov @ rot  # back to the frame's axes
+        if level is not None:
+            cov = level @ cov @ level.T
+        det = float(np.linalg.det(cov))
+        if det <= 0.0:
+            continue
+        shape += cov / np.sqrt(det)
+        count += 1
+    if not count:
+        return 1.0, 0, body
+    low, high = np.linalg.eigvalsh(shape / count)
+    return float(np.sqrt(max(low, 0.0) / high)), count, body
