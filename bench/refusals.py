@@ -21,7 +21,7 @@ throw that must be refused) and right verdicts.
   there is no board to be off, so an off-board throw read `ok` counts as a wrong `ok` for every reader.
 
 Measured (2026-11-26, 40 seeds; ours calibrated / ours uncalibrated / the peer, wrong `ok`s): covered 1 / 10 /
-247 of 300; leaning 86 / 83 / 158 of 216 (113 / 108 before vision/pipshape.py); simulated plain 0 / 0 / 19
+247 of 300; leaning 88 / 85 / 158 of 216 (113 / 108 before vision/pipshape.py); simulated plain 0 / 0 / 19
 (read right 40 / 21 / 6), off-board 0 / 24 / 31, cocked 0 / 5 / 17, stacked 0 / 0 / 0, of 40 each.
 """
 

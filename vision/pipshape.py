@@ -66,9 +66,9 @@ def slant(gray: U8, centre: tuple[float, float], side: float, theta: float, valu
 
 def pip_shape(gray: U8, centre: tuple[float, float], side: float, theta: float,
               level: F64 | None = None) -> tuple[float, int, float]:
-    """(minor / major axis of the pips' mean shape, pips measured, the face's median grey) on the face of
-    side `side` pixels at `centre`, its grid turned `theta` radians; the shape is 1.0 where no pip stands
-    clear of the face.
+    """(how squashed the pips are, pips measured, the face's median grey) on the face of side `side` pixels
+    at `centre`, its grid turned `theta` radians. The squash is minor / major axis of the pips' mean shape or
+    of the roundest pip, whichever is rounder; 1.0 where no pip stands clear of the face.
 
     Each pip darker than the face's median grey by more than Otsu's split of the face (20 grey levels at
     least), of a pip's size and clear of the face's rim, gives its second moments, weighted by how much
@@ -94,7 +94,7 @@ def pip_shape(gray: U8, centre: tuple[float, float], side: float, theta: float,
     k, labels, stats, _ = cv2.connectedComponentsWithStats(((dark > thr) & inner).astype(np.uint8), connectivity=8)
     a_min, a_max = np.pi * (PIP_R[0] * n) ** 2, np.pi * (PIP_R[1] * n) ** 2
     shape = np.zeros((2, 2))
-    count = 0
+    count, roundest = 0, 0.0
     for i in range(1, k):
         x, y, w, h, area = (int(v) for v in stats[i])
         if not a_min <= area <= a_max or x <= lo or y <= lo or x + w - 1 >= hi or y + h - 1 >= hi:
@@ -114,7 +114,11 @@ def pip_shape(gray: U8, centre: tuple[float, float], side: float, theta: float,
             continue
         shape += cov / np.sqrt(det)
         count += 1
+        low, high = np.linalg.eigvalsh(cov)
+        roundest = max(roundest, float(np.sqrt(max(low, 0.0) / high)))
     if not count:
         return 1.0, 0, body
     low, high = np.linalg.eigvalsh(shape / count)
-    return float(np.sqrt(max(low, 0.0) / high)), count, body
+    # A slant squashes every pip, the same way: the mean shape and the roundest pip must both be squashed
+    # (an ink blot or a chip among round pips is squashed alone, pips squashed different ways average round).
+    return max(float(np.sqrt(max(low, 0.0) / high)), roundest), count, body
