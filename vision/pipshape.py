@@ -15,7 +15,7 @@ obliquely at the photo's edge, measured 0.78. Rendered leaning white dice (tests
 s) measure s within 0.05. A face counts as seen at a slant when every pip was found and their mean shape
 is squashed beyond 1 / darkpips.MAX_SKEW, the grid's own limit for the same slant.
 
-Pure: a grey frame and the face's geometry in, two numbers out.
+Pure: a BGR frame and the face's geometry in, numbers and a reason out.
 """
 
 from __future__ import annotations
@@ -54,18 +54,16 @@ def white(bgr: U8, centre: tuple[float, float], side: float, gains: F64) -> bool
     return bool(np.median(px.max(axis=1) - px.min(axis=1)) <= MAX_CHROMA)
 
 
-def slant(gray: U8, centre: tuple[float, float], side: float, theta: float, value: int,
-          level: F64 | None = None) -> str:
+def slant(bgr: U8, centre: tuple[float, float], side: float, theta: float, value: int) -> str:
     """Why the light face of `value` at `centre` is seen at a slant ("" where it is not, or cannot be told:
     a dark face, or not every pip found); the arguments as for pip_shape."""
-    squash, count, body = pip_shape(gray, centre, REACH * side, theta, level)
+    squash, count, body = pip_shape(bgr, centre, REACH * side, theta)
     if body < LIGHT or count != value or squash >= SQUASHED:
         return ""
     return f"cocked: its pips are seen at a slant (round pips drawn {squash:.2f} as wide as long)"
 
 
-def pip_shape(gray: U8, centre: tuple[float, float], side: float, theta: float,
-              level: F64 | None = None) -> tuple[float, int, float]:
+def pip_shape(bgr: U8, centre: tuple[float, float], side: float, theta: float) -> tuple[float, int, float]:
     """(how squashed the pips are, pips measured, the face's median grey) on the face of side `side` pixels
     at `centre`, its grid turned `theta` radians. The squash is minor / major axis of the pips' mean shape or
     of the roundest pip, whichever is rounder; 1.0 where no pip stands clear of the face.
@@ -73,42 +71,45 @@ def pip_shape(gray: U8, centre: tuple[float, float], side: float, theta: float,
     Each pip darker than the face's median grey by more than Otsu's split of the face (20 grey levels at
     least), of a pip's size and clear of the face's rim, gives its second moments, weighted by how much
     darker than the split each pixel is; each is scaled to unit area and they are averaged, so a large
-    pip counts no more than a small one. `level` (a calibrated camera's vision/camera.py BoardCamera.level
-    at the face) undoes the perspective's own squash first, as for the grid's skew."""
+    pip counts no more than a small one. The perspective's own squash is not undone: the reader measures
+    pips only where it does not know the camera (vision/reader.py)."""
     n = PATCH
     s = n / side
     c, si = float(np.cos(theta)), float(np.sin(theta))
     # Frame -> patch: turn by -theta about the face centre, scale by s; rot is that turn.
     rot = np.array([[c, si], [-si, c]])
-    m = np.hstack([s * rot, (np.array([n / 2, n / 2]) - s * rot @ np.array(centre))[:, None]])
-    patch = cv2.warpAffine(gray, m, (n, n), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
-    g = np.asarray(patch, np.float32)
-    yy, xx = np.mgrid[0:n, 0:n]
+    # Grey levels of the face's surroundings only (a window a little over the patch's turned square).
+    h, w = bgr.shape[:2]
+    r = int(np.ceil(0.75 * side)) + 2
+    x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
+    x1, y1 = min(w, int(centre[0]) + r + 1), min(h, int(centre[1]) + r + 1)
+    grey = cv2.cvtColor(np.ascontiguousarray(bgr[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY) if x1 > x0 and y1 > y0 \
+        else np.zeros((1, 1), np.uint8)
+    local = (centre[0] - x0, centre[1] - y0)
+    m = np.hstack([s * rot, (np.array([n / 2, n / 2]) - s * rot @ np.array(local))[:, None]])
+    g = np.asarray(cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
+                   np.float32)
     lo, hi = int(np.ceil(n / 2 - INNER * n)), int(np.floor(n / 2 + INNER * n))
-    inner = (xx >= lo) & (xx <= hi) & (yy >= lo) & (yy <= hi)
-    body = float(np.median(g[inner]))
+    core = g[lo:hi + 1, lo:hi + 1]
+    body = float(np.median(core))
     dark = np.clip(body - g, 0.0, None)
-    split, _ = cv2.threshold(np.clip(dark[inner], 0, 255).astype(np.uint8), 0, 255,
+    split, _ = cv2.threshold(np.clip(dark[lo:hi + 1, lo:hi + 1], 0, 255).astype(np.uint8), 0, 255,
                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr = max(float(split), 20.0)
-    k, labels, stats, _ = cv2.connectedComponentsWithStats(((dark > thr) & inner).astype(np.uint8), connectivity=8)
+    inside = np.zeros((n, n), np.uint8)
+    inside[lo:hi + 1, lo:hi + 1] = dark[lo:hi + 1, lo:hi + 1] > thr
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
     a_min, a_max = np.pi * (PIP_R[0] * n) ** 2, np.pi * (PIP_R[1] * n) ** 2
     shape = np.zeros((2, 2))
     count, roundest = 0, 0.0
-    for i in range(1, k):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        if not a_min <= area <= a_max or x <= lo or y <= lo or x + w - 1 >= hi or y + h - 1 >= hi:
-            continue
-        sel = labels == i
-        wt = (dark[sel] - thr / 2).astype(np.float64)
-        px, py = xx[sel].astype(np.float64), yy[sel].astype(np.float64)
-        total = float(wt.sum())
-        dx, dy = px - float((wt * px).sum()) / total, py - float((wt * py).sum()) / total
-        cov = np.array([[(wt * dx * dx).sum(), (wt * dx * dy).sum()],
-                        [(wt * dx * dy).sum(), (wt * dy * dy).sum()]]) / total
-        cov = rot.T @ cov @ rot  # back to the frame's axes
-        if level is not None:
-            cov = level @ cov @ level.T
+    bx, by, bw, bh, areas = (stats[:, j] for j in range(5))
+    pips = np.flatnonzero((areas >= a_min) & (areas <= a_max) & (bx > lo) & (by > lo) & (bx + bw - 1 < hi)
+                          & (by + bh - 1 < hi))
+    for i in pips[pips > 0]:
+        roi = np.s_[int(by[i]):int(by[i] + bh[i]), int(bx[i]):int(bx[i] + bw[i])]
+        wt = np.where(labels[roi] == i, dark[roi] - thr / 2, 0.0).astype(np.float32)
+        mo = cv2.moments(wt)
+        cov = np.array([[mo["mu20"], mo["mu11"]], [mo["mu11"], mo["mu02"]]]) / mo["m00"]
         det = float(np.linalg.det(cov))
         if det <= 0.0:
             continue
