@@ -38,7 +38,7 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from training.data import STORE_WINDOW, Crops, byler_crops, centred, sim_crops
+from training.data import STORE, STORE_WINDOW, Crops, byler_crops, centred, sim_crops
 from training.synth import crops as synth_crops
 from vision.dicenet import COCKED, FOLDS, INPUT, N_CLASSES, WINDOW, model_name, to_input
 
@@ -229,7 +229,7 @@ def main() -> int:
     if args.sim_seeds:
         sim_x, sim_v, sim_k = sim_crops(args.sim_seeds)
     else:  # scored elsewhere (a GPU machine's run: the simulated camera is slow to render on its CPUs' share)
-        sim_x, sim_v, sim_k = np.zeros((0, 72, 72, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.str_)
+        sim_x, sim_v, sim_k = np.zeros((0, STORE, STORE, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.str_)
     meta_path = args.meta or args.out / f"{args.family}.json"
     meta: dict[str, object] = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
     models = dict(meta.get("models", {}))  # type: ignore[call-overload]

@@ -148,25 +148,20 @@ def _has_onnxruntime() -> bool:
     return True
 
 
-def load(path: Path, runtime: Runtime, what: str) -> tuple[Runtime, _Forward]:
-    """The ONNX model at `path` as a forward function, and the runtime that runs it ("auto": ONNX Runtime where
-    it is installed, else OpenCV's DNN module); `what` names the model in errors."""
-    if not path.is_file():
-        raise FileNotFoundError(f"{what} model missing: {path}")
-    if runtime not in ("auto", "onnxruntime", "opencv"):
-        raise ValueError(f"unknown {what} runtime {runtime!r} (auto, onnxruntime or opencv)")
-    if runtime == "auto":
-        runtime = "onnxruntime" if _has_onnxruntime() else "opencv"
-    return runtime, _onnxruntime(path) if runtime == "onnxruntime" else _opencv(path)
-
-
 class DiceNet:
     """One trained model, loaded from its ONNX file, run by `runtime` ("auto": ONNX Runtime where it is
     installed, else OpenCV's DNN module)."""
 
     def __init__(self, path: Path, runtime: Runtime = "auto") -> None:
+        if not path.is_file():
+            raise FileNotFoundError(f"dice net model missing: {path}")
+        if runtime not in ("auto", "onnxruntime", "opencv"):
+            raise ValueError(f"unknown dice net runtime {runtime!r} (auto, onnxruntime or opencv)")
+        if runtime == "auto":
+            runtime = "onnxruntime" if _has_onnxruntime() else "opencv"
         self.path = path
-        self.runtime, self._forward = load(path, runtime, "dice net")
+        self.runtime = runtime
+        self._forward = _onnxruntime(path) if runtime == "onnxruntime" else _opencv(path)
         self._lock = threading.Lock()
 
     @staticmethod

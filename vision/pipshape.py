@@ -12,8 +12,8 @@ colour difference, measured as low as 0.15 (2026-11-26: 1.8-2.4% of the dice rea
 their white dice read right, dark pips on a light face, measured 0.88 at the least (174 of 196 measured,
 every pip found), and of the light coloured dice the reader read right one, a marbled yellow 6 seen
 obliquely at the photo's edge, measured 0.78. Rendered leaning white dice (tests/vision/render.py's squash
-s) measure s within 0.05. A face counts as seen at a slant when every pip was found and their mean shape
-is squashed beyond 1 / darkpips.MAX_SKEW, the grid's own limit for the same slant.
+s) measure s within 0.05. A face counts as seen at a slant when every pip was found and both their mean
+shape and the roundest pip are squashed beyond 1 / darkpips.MAX_SKEW, the grid's own limit for the same slant.
 
 Pure: a BGR frame and the face's geometry in, numbers and a reason out.
 """
@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.darkpips import MAX_CHROMA
+from vision.darkpips import MAX_CHROMA, MAX_SKEW
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -33,7 +33,7 @@ PATCH = 96  # side of the resampled face, pixels (the moments are taken on inter
 INNER = 0.4  # half the side of the square around the face centre that holds its pips, in face sides
 PIP_R = (0.045, 0.16)  # a pip's radius, in face sides (vision/faces.py's bounds)
 LIGHT = 150.0  # median grey of a face light enough for its dark pips' shape to be measured
-SQUASHED = 0.8  # 1 / vision.darkpips.MAX_SKEW
+SQUASHED = 1.0 / MAX_SKEW  # the pip grid's own limit for the same slant: 0.8
 # slant() looks this much wider than the face it is given: a leaning die's face is found smaller than the die
 # and its grid's turn is a guess, so its corner pips (0.36 of a side from the centre, with their radius)
 # would fall outside INNER of the face found.
@@ -90,14 +90,14 @@ def pip_shape(bgr: U8, centre: tuple[float, float], side: float, theta: float) -
     g = np.asarray(cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
                    np.float32)
     lo, hi = int(np.ceil(n / 2 - INNER * n)), int(np.floor(n / 2 + INNER * n))
-    core = g[lo:hi + 1, lo:hi + 1]
-    body = float(np.median(core))
+    core = np.s_[lo:hi + 1, lo:hi + 1]
+    body = float(np.median(g[core]))
     dark = np.clip(body - g, 0.0, None)
-    split, _ = cv2.threshold(np.clip(dark[lo:hi + 1, lo:hi + 1], 0, 255).astype(np.uint8), 0, 255,
+    split, _ = cv2.threshold(np.clip(dark[core], 0, 255).astype(np.uint8), 0, 255,
                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr = max(float(split), 20.0)
     inside = np.zeros((n, n), np.uint8)
-    inside[lo:hi + 1, lo:hi + 1] = dark[lo:hi + 1, lo:hi + 1] > thr
+    inside[core] = dark[core] > thr
     _, labels, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
     a_min, a_max = np.pi * (PIP_R[0] * n) ** 2, np.pi * (PIP_R[1] * n) ** 2
     shape = np.zeros((2, 2))
