@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -26,6 +26,17 @@ from vision.darkpips import SIDE_PER_G, Down, Level, LightFace, LightPass, light
 from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.look import DieLook
+from vision.netcheck import (
+    NET_ACCEPT,
+    NET_NO_DIE,
+    NET_NOT_A_DIE,
+    NetReader,
+    Remembering,
+    apart,
+    consult_net,
+    hard,
+    net_sure,
+)
 from vision.pipshape import slant, white
 from vision.reading import DiceReading, Die, Verdict
 from vision.scale import enlarged, reading_scale, shrunk, shrunk_boxes
@@ -38,68 +49,6 @@ MIN_CONFIDENCE = 0.35
 # Edge steepness across vs along the worst direction beyond which a die is smeared by motion. Dice read on
 # the Byler photos (at rest) measure 1.02-1.44; a smear of 1/8 of a die's side already gives about 1.5.
 MAX_SMEAR = 1.8
-# The dice net (vision/dicenet.py). It gives a value to a die the pip readers found but could not read when its
-# probability is at least NET_ACCEPT, and refuses a pip read when it gives another value at least NET_VETO.
-# Both come from the held-out folds of the Byler photos (vision/models/dicenet.json): at 0.9 the fold models,
-# on the photos they never saw, read 86.9% of the labelled dice and 99.8% of those right (1557/1560; the
-# worst fold 99.3%).
-NET_ACCEPT = 0.9
-NET_VETO = 0.9
-# A die the pip readers could not read takes the net's value at NET_AGREE already when they counted exactly
-# that many pip-like marks on it: two readers that agree on the count. A die-sized body with no pip-like mark
-# at all (low-contrast pips) takes it at NET_ACCEPT_BODY: there the net is the only reader, and nothing the
-# pip readers saw speaks against it. A die whose marks disagree with the net keeps NET_ACCEPT: the pip
-# readers' trouble (a mark that is no pip, pips off the grid) is evidence against an easy read. Chosen on the
-# held-out Byler reads (docs/vision.md; tried: agreement 0.8 and 0.6, bodies 0.85 and 0.8): agreement at 0.6
-# added 19 dice, none wrong; bodies at 0.8 added 44 more, 43 right (the other a 5 read as 6, in a throw
-# refused for another die). Taking the net's value at 0.8 for every unread die instead made one throw a
-# wrong `ok` (a dark 1 with a smudged pip, one mark, read 3 at 0.87).
-NET_AGREE = 0.6
-NET_ACCEPT_BODY = 0.8
-# The refusals after which the pip readers' count still stands for NET_AGREE: a stray mark, a lone pip off
-# an outline that missed, a blob cut in two, two readers or channels that differ. Refusals about the face's
-# geometry (no d6 layout, off the grid, an oblong body) are not among them: a leaning die's top face fails
-# that way, and its count agreeing with the net is no comfort (simulated camera, seed 160: a leaning 5,
-# "pips do not form a d6 layout", read 5 by the net at 0.81).
-COUNT_STANDS = ("a mark on the face that is not a pip", "a pip-like mark where the layout has none",
-                "single pip off the face centre", "a part of a larger blob", "read two ways",
-                "channels read as different faces")
-# Probability of a leaning die beyond which a die is refused as cocked, whatever its pips say: on the
-# held-out Byler folds (flat dice only) the fold models give 0.3 or more to 1 of 1,795 real dice; on the
-# simulated camera's leaning dice (a renderer they never saw) to 62-85 of 100, and to none of its flat dice.
-NET_COCKED = 0.3
-# Probability the net must give a pip read's value for the read to stand: the pip readers count the marks
-# they see, and a die partly covered (a hand, a house, a card over it) shows fewer pips in a legal layout
-# (a 2's one visible pip, a 6's one row), which they read as another face; the net, seeing the crop as a
-# whole, does not back such a read. Held out on Byler, 1 of 1,200 pip reads that stood had P(value) < 0.5
-# (a wrong one) and none of 684 on the simulated camera had less than 0.6; on rendered dice partly covered,
-# calibrated, it refuses 8 of the 9 wrong `ok`s in 300 throws (tests/vision/test_dicenet.py, docs/vision.md).
-NET_SUPPORT = 0.5
-# Probability of "no die's top face centred here" beyond which a pip read is refused: pips of a side face,
-# of a die below another, read as a face.
-NET_NO_DIE = 0.7
-# Probability of "no die here" beyond which a body on which the Lab reader saw nothing pip-like is not read
-# by the colour reader either (it stays a pipless body, which counts only if the net reads a die there).
-NET_NOT_A_DIE = 0.9
-# Reasons the pip readers give for a die that is physically not a flat, still, single die: the net is not
-# asked to overrule them (its leaning class is learned from rendered dice only, and it has no stacked class).
-HARD_REASONS = ("cocked", "stacked", "motion blur", "on an oblong body")
-# A candidate the net gives "no die's top face centred here" a probability between these is taken to be off
-# its die's centre: a blob cut in two or merged with a neighbour, a face refused for its geometry whose
-# centre came from a bad fit. The net is asked again on a 3x3 grid a fifth of a die apart, then a tenth,
-# around the best point so far (the one where "no die" is least likely), and reads the die from there. Below
-# RECENTRE_FROM the candidate is centred already; from RECENTRE_TO on the net sees no die near it (on the
-# held-out Byler reads, 2,461 candidates at 0.8 or more gave 5 dice; re-centring them took 90% of the time).
-# Searching from every unread candidate with any "no die" at all gained 52 dice and 2 wrong ones, dark dice
-# with glare whose value the net already read wrong at the start: there the candidate was centred (P(no
-# die) 0.00-0.01), and the search only raised the net's confidence in its wrong read past the level.
-# Uncalibrated reads only (see read_dice).
-RECENTRE_FROM = 0.2
-RECENTRE_TO = 0.8
-RECENTRE_STEPS = (0.2, 0.1)  # grid steps, die sizes
-# A die placed by a search (re-centred, or a group of spots) this close to another die (die sizes) is that
-# die read a second time: two dice resting side by side have their centres a whole side apart or more.
-SAME_DIE = 0.7
 # An unread die closer than this (top-face sides) to a die read is that die seen again (see _drop_twins).
 TWIN = 0.9
 # Reading only where the table changed (read_dice's `changed`): the area where a die's centre may lie
@@ -108,23 +57,6 @@ TWIN = 0.9
 CHANGED_PAD = 1.5
 ALIGN = 12  # a window's corner lies on multiples of this (pixels): see _windows
 
-
-class NetReader(Protocol):
-    def read(self, frame: U8, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]: ...
-
-
-class _Remembering:
-    """A net that answers once per centre in one frame: the body pass and _consult_net ask at the same points."""
-
-    def __init__(self, net: NetReader) -> None:
-        self.net = net
-        self.known: dict[tuple[float, float, float], NetRead] = {}
-
-    def read(self, frame: U8, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]:
-        new = [c for c in dict.fromkeys(centres) if (c[0], c[1], die) not in self.known]
-        for c, r in zip(new, self.net.read(frame, new, die) if new else (), strict=True):
-            self.known[(c[0], c[1], die)] = r
-        return tuple(self.known[(c[0], c[1], die)] for c in centres)
 
 
 def calibrated_die_size(cal: Calibration | None, frame_wh: tuple[int, int]) -> float | None:
@@ -168,7 +100,7 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float, light:
             b = Body(tight[0], tight[1], tight[2], False, tight[1][0] * tight[1][1], b.overlap)
             side = 0.5 * (tight[1][0] + tight[1][1])
         todo.append((b, raw, side, split))
-    # One batch for the net (remembered: _consult_net asks again at the same centres).
+    # One batch for the net (remembered: consult_net asks again at the same centres).
     reads = net.read(frame, [b.center for b, _, _, _ in todo], die)
     out = []
     for (b, raw, side, split), n in zip(todo, reads, strict=True):
@@ -208,7 +140,7 @@ def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead,
     is sure there is no die at all:
     - the Lab reader and the net (`n`) agree, the net sure: the face has the surer one's confidence, as a die
       the net reads alone has the net's;
-    - the net sees no die's top face (>= NET_NO_DIE) where the Lab reader found pips: _consult_net refuses
+    - the net sees no die's top face (>= NET_NO_DIE) where the Lab reader found pips: consult_net refuses
       any value read there, so the body is an unreadable die whatever the colour reader says;
     - the net is sure there is no die (>= NET_NOT_A_DIE) where the Lab reader found nothing pip-like: the
       body stays pipless and is passed over, where pips the colour reader found would have made it an
@@ -219,7 +151,7 @@ def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead,
     lab = read_face(frame, *tight)
     if split and lab.value is not None and lab.value <= 3:
         lab = Face(None, 0.0, "a part of a larger blob read as a face of 3 or fewer pips", lab.pips)
-    if lab.value is not None and n.value == lab.value and _net_sure(n, NET_ACCEPT):
+    if lab.value is not None and n.value == lab.value and net_sure(n, NET_ACCEPT):
         return replace(lab, confidence=max(lab.confidence, n.confidence))
     if n.probs[NO_DIE] >= (NET_NO_DIE if lab.value is not None or lab.pips else NET_NOT_A_DIE):
         return lab
@@ -237,19 +169,7 @@ def _dedupe(found: list[tuple[Body, Face]], die: float) -> list[tuple[Body, Face
         return (bf[1].value is not None, bf[1].confidence, len(bf[1].pips))
 
     ranked = sorted(found, key=rank, reverse=True)
-    return [ranked[i] for i in _apart([b.center for b, _ in ranked], 0.5 * die)]
-
-
-def _apart(centres: Sequence[tuple[float, float]], near: float,
-           fixed: Sequence[bool] | None = None) -> list[int]:
-    """Indices of `centres`, taken in order (best first), each kept unless within `near` of one kept
-    before it; a `fixed` one is kept whatever lies near it."""
-    kept: list[int] = []
-    for i, (cx, cy) in enumerate(centres):
-        if (fixed is not None and fixed[i]) or all(
-                np.hypot(cx - centres[k][0], cy - centres[k][1]) >= near for k in kept):
-            kept.append(i)
-    return kept
+    return [ranked[i] for i in apart([b.center for b, _ in ranked], 0.5 * die)]
 
 
 @dataclass(frozen=True)
@@ -371,7 +291,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         # The calibrated die size is the one at the board's centre (calibration.model).
         centre = (float(board[:, 0].mean()), float(board[:, 1].mean()))
         cam = BoardCamera(np.array(calibration.homography, np.float64) @ to_cal, (w, h), hint, centre)
-    reader = _Remembering(net or DiceNet.shipped())
+    reader = Remembering(net or DiceNet.shipped())
     g_known = hint / SIDE_PER_G if hint else None
     windows = [_Window((0, 0, w, h), None)] if changed is None else _windows(changed, hint or 0.0, w, h)
     parts: list[_Part] = []
@@ -440,7 +360,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                 marks.append(len(face.pips))
             # Dark spots in tight groups that no die found accounts for (vision/candidates.py): a die whose
             # body did not stand out and whose pips no layout fitted. Like the re-centring search
-            # (_consult_net), only where the die's size and the pips' scale are guesses: calibrated, the
+            # (consult_net), only where the die's size and the pips' scale are guesses: calibrated, the
             # passes work at the known size, and on the simulated board the searches found board lettering
             # and grid crossings (ten groups a stacked throw), tripling its time for one more throw read
             # right in 960.
@@ -451,7 +371,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                            for xy, n in spot_clusters(p.grey.spots.xy, p.grey.spots.peak, seg.die_size, taken)
                            if n >= BARE_SPOTS or outline(p.bgr, xy, seg.die_size, seg.die_size) is not None]
     if dice or pipless or groups:
-        _consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint)
+        consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint)
     if cam is None:
         # With the board's homography a leaning die is refused where its side faces show (vision/camera.py:
         # the simulated camera's cocked throws, 240 of 240), and the perspective squashes flat dice's pips.
@@ -498,7 +418,7 @@ def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) 
     dice"). Calibrated reads only (see _read_frame)."""
     read = [d for d in dice if d.value is not None]
     twins = {i for i, (d, why) in enumerate(zip(dice, problems, strict=True))
-             if d.value is None and not _hard(why) and any(
+             if d.value is None and not hard(why) and any(
                  np.hypot(d.center[0] - r.center[0], d.center[1] - r.center[1]) < TWIN * (r.size or unit)
                  for r in read)}
     if twins and len(dice) - len(twins) == expect:
@@ -506,106 +426,6 @@ def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) 
         problems[:] = [p for i, p in enumerate(problems) if i not in twins]
 
 
-def _consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems: list[str], marks: list[int],
-                 pipless: list[Die], groups: Sequence[Die] = (), search: bool = True) -> None:
-    """The net's say on every die found (in place).
-
-    A pip read is refused when the net calls the die cocked, confidently reads another value, sees no
-    die's top face there, or does not back the value read (NET_SUPPORT: a die partly covered). A die the
-    pip readers could not read for no physical reason takes the net's value when the net is sure of it (or
-    fairly sure, and it is the number of pip-like marks the pip readers counted) and not of a leaning die.
-    A pipless body becomes a die when the net is fairly sure of its value, and a cocked (unreadable) die
-    when the net is sure it leans; a group of spots (vision/candidates.py) becomes a die only when the net
-    is sure of its value. With `search`, unread candidates the net finds off centre are re-centred first
-    (RECENTRE_FROM); a die placed that way where another die already is is dropped (SAME_DIE)."""
-    found = dice + pipless + list(groups)
-    # Whether each candidate's place came from a search (a group of spots, or re-centred), not from a face or
-    # a body found directly.
-    searched = [False] * (len(dice) + len(pipless)) + [True] * len(groups)
-    reads = list(net.read(frame, [d.center for d in found], die))
-    todo = [i for i, (d, n) in enumerate(zip(found, reads, strict=True))
-            if search and d.value is None and RECENTRE_FROM <= n.probs[NO_DIE] < RECENTRE_TO
-            and not (i < len(dice) and _hard(problems[i]))]
-    for i, (c, n) in zip(todo, _recentre(net, frame, die, [found[i].center for i in todo]) if todo else (),
-                         strict=True):
-        if c != found[i].center:
-            found[i] = replace(found[i], center=c)
-            searched[i] = True
-        reads[i] = n
-    n_dice = len(dice)
-    dice[:] = found[:n_dice]
-    placed = searched[:n_dice]
-    for i, (d, why, seen, n) in enumerate(zip(dice, problems, marks, reads, strict=False)):
-        if d.value is not None:
-            refusal = _net_refusal(d.value, n)
-            if refusal:
-                dice[i] = replace(d, value=None, confidence=0.0)
-                problems[i] = refusal
-        elif not _hard(why) and (
-                _net_sure(n, NET_ACCEPT)
-                or (n.value == seen and any(c in why for c in COUNT_STANDS) and _net_sure(n, NET_AGREE))):
-            dice[i] = replace(d, value=n.value, confidence=n.confidence)
-            problems[i] = ""
-    for k in range(n_dice, len(found)):
-        d, n, body = found[k], reads[k], k < n_dice + len(pipless)
-        if any(np.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1]) < 0.5 * die for o in dice):
-            continue
-        if _net_sure(n, NET_ACCEPT_BODY if body else NET_ACCEPT):
-            dice.append(replace(d, value=n.value, confidence=n.confidence))
-            problems.append("")
-        elif body and n.value is None and n.cocked >= NET_ACCEPT:
-            dice.append(replace(d, value=None, confidence=0.0))
-            problems.append(f"cocked: the net sees a leaning die (p {n.cocked:.2f})")
-        else:
-            continue
-        placed.append(searched[k])
-    # A die placed by a search gives way to one found directly, and to a better one placed by a search.
-    order = sorted(range(len(dice)), key=lambda i: (not placed[i], dice[i].value is not None, dice[i].confidence),
-                   reverse=True)
-    kept = {order[j] for j in _apart([dice[i].center for i in order], SAME_DIE * die,
-                                     [not placed[i] for i in order])}
-    dice[:] = [d for i, d in enumerate(dice) if i in kept]
-    problems[:] = [p for i, p in enumerate(problems) if i in kept]
-
-
-def _recentre(net: NetReader, frame: U8, die: float, centres: list[tuple[float, float]]
-              ) -> list[tuple[tuple[float, float], NetRead]]:
-    """Each centre moved to where the net finds a die's top face best centred (least "no die"), and the
-    net's read there: a 3x3 grid at each of RECENTRE_STEPS around the best point so far (the first grid's
-    middle is the centre itself, and the net's answers are remembered, so 16 new crops a candidate)."""
-    best = list(centres)
-    reads: list[NetRead] = []
-    for step in RECENTRE_STEPS:
-        pts = [(x + dx * step * die, y + dy * step * die) for x, y in best for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
-        rs = net.read(frame, pts, die)
-        best, reads = [], []
-        for k in range(len(centres)):
-            j = min(range(9), key=lambda m: (rs[9 * k + m].probs[NO_DIE], m != 4))
-            best.append(pts[9 * k + j])
-            reads.append(rs[9 * k + j])
-    return list(zip(best, reads, strict=True))
-
-
-def _hard(why: str) -> bool:
-    return any(h in why for h in HARD_REASONS)
-
-
-def _net_refusal(value: int, n: NetRead) -> str:
-    """Why the net refuses a pip read of `value` ("" when it does not)."""
-    if n.cocked >= NET_COCKED:
-        return f"cocked: the net sees a leaning die (p {n.cocked:.2f})"
-    if n.value is not None and n.value != value and n.confidence >= NET_VETO:
-        return f"the pips read {value}, the net {n.value}"
-    # (P(no die) >= NET_NO_DIE leaves the value under NET_SUPPORT too: asked first for its sharper reason.)
-    if n.probs[NO_DIE] >= NET_NO_DIE:
-        return f"the pips read {value} where the net sees no die's top face (p {n.probs[NO_DIE]:.2f})"
-    if n.probs[value] < NET_SUPPORT:
-        return f"the pips read {value}, the net gives it p {n.probs[value]:.2f}: a die partly covered or misread"
-    return ""
-
-
-def _net_sure(n: NetRead, at: float) -> bool:
-    return n.value is not None and n.confidence >= at and n.cocked < NET_COCKED
 
 
 def _count_met(hint: float | None, expect: int | None, parts: Sequence[_Part]) -> bool:

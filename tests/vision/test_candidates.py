@@ -14,15 +14,15 @@ from tests.vision.test_dicenet import FixedNet
 from vision import Verdict, read_dice
 from vision.candidates import LINK, MAX_EXTENT, MAX_FREE, spot_clusters
 from vision.dicenet import COCKED, N_CLASSES, NO_DIE, NetRead
-from vision.reader import (
+from vision.netcheck import (
     NET_ACCEPT,
     NET_ACCEPT_BODY,
     RECENTRE_FROM,
     RECENTRE_STEPS,
     RECENTRE_TO,
     SAME_DIE,
-    _consult_net,
-    _recentre,
+    consult_net,
+    recentre,
 )
 from vision.reading import Die
 
@@ -96,7 +96,7 @@ class FieldNet:
 def test_recentre_moves_to_where_the_net_sees_a_die_centred() -> None:
     net = FieldNet((100.0, 100.0), 5)
     start = (100.0 + 0.25 * DIE, 100.0 - 0.2 * DIE)
-    ((c, n),) = _recentre(net, np.zeros((10, 10, 3), np.uint8), DIE, [start])
+    ((c, n),) = recentre(net, np.zeros((10, 10, 3), np.uint8), DIE, [start])
     assert np.hypot(c[0] - 100, c[1] - 100) <= 0.1 * DIE
     assert n.value == 5 and n.probs[NO_DIE] < 0.15
     # Two grids of nine around the best point so far.
@@ -171,7 +171,7 @@ def test_a_die_placed_by_the_search_where_another_die_is_read_is_dropped() -> No
     read = Die(6, (100.0, 100.0), 0.9, size=30.0)
     part = Die(None, (100.0 + 0.3 * DIE, 100.0), 0.0, size=20.0)
     dice, problems = [read, part], ["", "single pip off the face centre"]
-    _consult_net(net, np.zeros((10, 10, 3), np.uint8), DIE, dice, problems, [6, 1], [])
+    consult_net(net, np.zeros((10, 10, 3), np.uint8), DIE, dice, problems, [6, 1], [])
     assert dice == [read] and problems == [""]
     # Apart by more than SAME_DIE, both stay (two dice side by side).
     net2 = FieldNet((100.0 + 1.2 * SAME_DIE * DIE, 100.0), 6, edge=0.8)
@@ -183,7 +183,7 @@ def test_a_die_placed_by_the_search_where_another_die_is_read_is_dropped() -> No
             a, b = net.read(frame, centres, die), net2.read(frame, centres, die)
             return tuple(x if x.probs[NO_DIE] <= y.probs[NO_DIE] else y for x, y in zip(a, b, strict=True))
 
-    _consult_net(Both((0.0, 0.0), 6), np.zeros((10, 10, 3), np.uint8), DIE, dice, problems, [6, 1], [])
+    consult_net(Both((0.0, 0.0), 6), np.zeros((10, 10, 3), np.uint8), DIE, dice, problems, [6, 1], [])
     assert len(dice) == 2 and dice[1].value == 6 and dice[1].confidence >= NET_ACCEPT
 
 

@@ -2,7 +2,7 @@
 
 The net's accuracy on real photos is measured held out in test_reader_photos.py; here, what can be shown on
 scenes the tests render themselves (a renderer the net never trained on) and with a stand-in net whose
-answers the test fixes, to prove each rule of vision.reader._consult_net.
+answers the test fixes, to prove each rule of vision.netcheck.consult_net.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from vision.dicenet import (
     metadata,
     to_input,
 )
-from vision.reader import NET_ACCEPT, NET_ACCEPT_BODY, NET_AGREE, NET_COCKED, NET_NO_DIE, NET_SUPPORT, NET_VETO
+from vision.netcheck import NET_ACCEPT, NET_ACCEPT_BODY, NET_AGREE, NET_COCKED, NET_NO_DIE, NET_SUPPORT, NET_VETO
 
 
 def test_crop_is_centred_and_scaled_by_die_size() -> None:

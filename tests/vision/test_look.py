@@ -83,18 +83,18 @@ def test_bodies_unlike_the_dice_are_not_read(monkeypatch: pytest.MonkeyPatch) ->
     """The simulated board's red letters and green squares are die-sized bodies: with the look they are
     passed over before the net and the colour reader see them (fewer crops read), and the throw's verdict
     stays the same."""
-    import vision.reader as reader
+    import vision.netcheck as netcheck
 
     frame, cal = _sim("stacked", 1)
     asked: list[int] = []
-    plain = reader._Remembering.read
+    plain = netcheck.Remembering.read
 
-    def counting(self: reader._Remembering, f: np.ndarray, centres: list[tuple[float, float]],
+    def counting(self: netcheck.Remembering, f: np.ndarray, centres: list[tuple[float, float]],
                  die: float) -> object:
         asked.append(len(centres))
         return plain(self, f, centres, die)
 
-    monkeypatch.setattr(reader._Remembering, "read", counting)
+    monkeypatch.setattr(netcheck.Remembering, "read", counting)
     with_look = read_dice(frame, calibration=cal, expect=2)
     n_look = asked[0]  # the body pass's batch
     asked.clear()
