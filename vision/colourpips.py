@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.darkpips import _LEGAL_COUNT, _one_per_spot
-from vision.faces import Face
+from vision.faces import Face, median_rows
 from vision.layout import MAX_RESID_6, fit_layout, skew_of
 from vision.pips import Candidates, detect
 
@@ -180,9 +180,9 @@ def _die_blobs(win: U8) -> _Blobs:
     lab = np.asarray(cv2.cvtColor(win, cv2.COLOR_BGR2LAB), dtype=np.float32)
     rim = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3), lab[:, :2].reshape(-1, 3),
                           lab[:, -2:].reshape(-1, 3)])
-    bg = np.median(rim, axis=0)
+    bg = median_rows(rim)
     dist = _colour_dist(lab, bg)
-    noise = float(np.median(_colour_dist(rim, bg)))
+    noise = float(median_rows(_colour_dist(rim, bg)))
     otsu, _ = cv2.threshold(np.clip(dist, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = (dist > max(0.6 * float(otsu), 3.0 * noise + 6.0)).astype(np.uint8) * 255
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), dtype=np.uint8)
