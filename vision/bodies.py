@@ -317,8 +317,9 @@ def _carve(mask: U8, level: U8, contour: NDArray[np.int32],
     cores = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_OPEN, _ellipse(CARVE_OPEN * die)), dtype=np.uint8)
     # A core in a strong part too large to be dice is a thick spot of a strip (a tray rim's corner).
     _, comp, stats, _ = cv2.connectedComponentsWithStats(strong)
-    huge = np.nonzero(stats[:, cv2.CC_STAT_AREA] > MAX_DICE_PER_BLOB * die * die)[0]
-    cores[np.isin(comp, huge[huge > 0])] = 0
+    huge = np.nonzero(stats[1:, cv2.CC_STAT_AREA] > MAX_DICE_PER_BLOB * die * die)[0] + 1
+    if huge.size:  # (rare: the test over every pixel is most of a large blob's carving)
+        cores[np.isin(comp, huge)] = 0
     off = np.array([x, y], np.int32)
     return [(c + off, a, sol) for c, a, sol in _blobs(cores)]
 

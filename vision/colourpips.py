@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.darkpips import _LEGAL_COUNT, _one_per_spot
-from vision.faces import Face
+from vision.faces import Face, median_rows
 from vision.layout import MAX_RESID_6, fit_layout, skew_of
 from vision.pips import Candidates, detect
 
@@ -180,9 +180,9 @@ def _die_blobs(win: U8) -> _Blobs:
     lab = np.asarray(cv2.cvtColor(win, cv2.COLOR_BGR2LAB), dtype=np.float32)
     rim = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3), lab[:, :2].reshape(-1, 3),
                           lab[:, -2:].reshape(-1, 3)])
-    bg = np.median(rim, axis=0)
+    bg = median_rows(rim)
     dist = _colour_dist(lab, bg)
-    noise = float(np.median(_colour_dist(rim, bg)))
+    noise = float(median_rows(_colour_dist(rim, bg)))
     otsu, _ = cv2.threshold(np.clip(dist, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = (dist > max(0.6 * float(otsu), 3.0 * noise + 6.0)).astype(np.uint8) * 255
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), dtype=np.uint8)
@@ -224,9 +224,15 @@ def _sample_max(resp: U8, xy: F64, r: int) -> F64:
     """The largest response within r pixels (a (2r+1) square) of each point."""
     h, w = resp.shape
     out = np.zeros(len(xy))
-    for i, (x, y) in enumerate(xy):
-        xi, yi = round(float(x)), round(float(y))
-        x0, x1, y0, y1 = max(0, xi - r), min(w, xi + r + 1), max(0, yi - r), min(h, yi + r + 1)
+    xi, yi = np.rint(xy[:, 0]).astype(np.int64), np.rint(xy[:, 1]).astype(np.int64)
+    inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+    if inside.any():
+        # A dilation is the same maximum over the square, clipped to the image as the border is ignored.
+        box = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
+        out[inside] = np.asarray(cv2.dilate(resp, box), dtype=np.uint8)[yi[inside], xi[inside]]
+    for i in np.nonzero(~inside)[0].tolist():
+        x0, x1 = max(0, int(xi[i]) - r), min(w, int(xi[i]) + r + 1)
+        y0, y1 = max(0, int(yi[i]) - r), min(h, int(yi[i]) + r + 1)
         out[i] = float(resp[y0:y1, x0:x1].max()) if x1 > x0 and y1 > y0 else 0.0
     return out
 
@@ -241,6 +247,30 @@ class _Spots:
     blobs: _Blobs
     on_core: NDArray[np.bool_]  # per spot: on a body, a pip's width inside its outline
     label: NDArray[np.int32]  # per spot: the blob it lies on
+    # The same per-spot values as Python lists: `_hopeless` looks up a few spots at a time, some forty times
+    # a window, where numpy's overhead on a handful of elements outweighs the work.
+    radius: list[float] = field(init=False, repr=False, compare=False)
+    elong: list[float] = field(init=False, repr=False, compare=False)
+    peak: list[float] = field(init=False, repr=False, compare=False)
+    labels: list[int] = field(init=False, repr=False, compare=False)
+    round_core: NDArray[np.bool_] = field(init=False, repr=False, compare=False)  # on_core and round
+    # Each spot's distance from a blob's centroid, per blob asked about (the same few blobs every time).
+    _dmid: dict[int, F64] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name, arr in (("radius", self.c.radius), ("elong", self.c.elong), ("peak", self.c.peak),
+                          ("labels", self.label)):
+            object.__setattr__(self, name, arr.tolist())
+        object.__setattr__(self, "round_core", self.on_core & (self.c.elong < MAX_ELONG))
+
+    def dmid(self, i: int) -> F64:
+        """Each spot's distance from blob `i`'s centroid."""
+        d = self._dmid.get(i)
+        if d is None:
+            mid = self.blobs.centroid[i]
+            d = np.hypot(self.c.xy[:, 0] - mid[0], self.c.xy[:, 1] - mid[1])
+            self._dmid[i] = d
+        return d
 
 
 def _read(resp: U8, c: Candidates, s: float, blobs: _Blobs) -> _Read:
@@ -252,8 +282,8 @@ def _read(resp: U8, c: Candidates, s: float, blobs: _Blobs) -> _Read:
     # The top face lies within the outline; seen obliquely its centre is off the outline's a little.
     inside = (np.abs(c.xy[:, 0] - c0) <= 0.45 * s) & (np.abs(c.xy[:, 1] - c0) <= 0.45 * s)
     # Spots at a die's outline (its corners, bevel glare, the background between dice) are no pips.
-    xi = np.clip(np.rint(c.xy[:, 0]), 0, P - 1).astype(np.int64)
-    yi = np.clip(np.rint(c.xy[:, 1]), 0, P - 1).astype(np.int64)
+    ij = np.clip(np.rint(c.xy), 0, P - 1).astype(np.int64)
+    xi, yi = ij[:, 0], ij[:, 1]
     on_core = blobs.core[yi, xi] > 0
     inside &= on_core
     round_ = inside & (c.elong < MAX_ELONG) & (c.radius >= 0.025 * s) & (c.radius <= 0.13 * s)
@@ -285,13 +315,25 @@ def _read(resp: U8, c: Candidates, s: float, blobs: _Blobs) -> _Read:
     return best
 
 
+def _pairs(n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """np.triu_indices(n, 1), remembered: it costs more than the arithmetic on the few pairs it indexes."""
+    ij = _PAIRS.get(n)
+    if ij is None:
+        ij = _PAIRS[n] = np.triu_indices(n, 1)
+    return ij
+
+
+_PAIRS: dict[int, tuple[NDArray[np.int64], NDArray[np.int64]]] = {}
+
+
 def _proposed(c: Candidates, members: NDArray[np.int64], s: float) -> list[NDArray[np.int64]]:
     """Subsets of `members` that fill the 3x3 grid two of them propose as its diagonal corners."""
-    if len(members) < 2 or len(members) > MAX_PROPOSING:
+    # A subset is two members or more and fewer than all: two members have none.
+    if len(members) < 3 or len(members) > MAX_PROPOSING:
         return []
     z = c.xy[members, 0] + 1j * c.xy[members, 1]
     rad = c.radius[members]
-    i, j = np.triu_indices(len(members), 1)
+    i, j = _pairs(len(members))
     g = np.abs(z[j] - z[i]) / (2.0 * np.sqrt(2.0))
     ok = (g >= MIN_G * s) & (g <= MAX_G * s) & (np.minimum(rad[i], rad[j]) >= 0.5 * np.maximum(rad[i], rad[j]))
     i, j, g = i[ok], j[ok], g[ok]
@@ -395,10 +437,10 @@ def _judge(spots: _Spots, members: NDArray[np.int64], why: bool = False) -> _Rea
     if not blobs.holds((cx, cy), pts, 3.85 * g, th if fit.value > 1 else None):
         return _Read(None, 0.0, "the pips are not on one die-sized body", pts)
     # A side face's pips read as a face: the top face's own pips sit nearer the die's middle.
-    mid = blobs.centroid[blobs.label_at((cx, cy))]
+    label = blobs.label_at((cx, cy))
+    mid = blobs.centroid[label]
     here = float(np.hypot(cx - mid[0], cy - mid[1]))
-    dmid = np.hypot(c.xy[:, 0] - mid[0], c.xy[:, 1] - mid[1])
-    if (others & on_core & (c.peak > 0.5 * weakest) & (c.elong < MAX_ELONG) & (dmid < here - 0.1 * s)).any():
+    if (others & spots.round_core & (c.peak > 0.5 * weakest) & (spots.dmid(label) < here - 0.1 * s)).any():
         return _Read(None, 0.0, "pips nearer the die's middle than the face read", pts)
     return _Read(fit.value, 1.0 - worst / max(weakest, 1.0), "", pts, weakest)
 
@@ -408,6 +450,8 @@ def _hopeless(spots: _Spots, members: NDArray[np.int64], pts: F64) -> bool:
 
     Each test is one of `_judge`'s on what does not depend on the fit (the face centre is the pips' mean
     whatever the fit), or for two or more pips one that fails for every pitch a fit it accepts can have.
+    The members' own values are looked up in plain lists (maxima, minima and the median are exact either
+    way); tests over every spot stay in numpy.
     """
     c, s, blobs = spots.c, spots.s, spots.blobs
     n = len(members)
@@ -416,35 +460,37 @@ def _hopeless(spots: _Spots, members: NDArray[np.int64], pts: F64) -> bool:
     cx, cy = float(mean[0]), float(mean[1])
     if max(abs(cx - c0), abs(cy - c0)) > 0.25 * s:
         return True
-    rad = c.radius[members]
-    if n > 1 and float(rad.max()) > 1.7 * float(rad.min()):
+    idx = members.tolist()
+    rad = [spots.radius[i] for i in idx]
+    r_max, r_min = max(rad), min(rad)
+    if n > 1 and r_max > 1.7 * r_min:
         return True
-    alike = float(c.elong[members].max()) <= LINE_ELONG and float(rad.max()) <= 1.4 * float(rad.min())
-    if n in (2, 3) and not alike:
+    if n in (2, 3) and not (max(spots.elong[i] for i in idx) <= LINE_ELONG and r_max <= 1.4 * r_min):
         return True
     # _Blobs.holds: every pip and the face centre on one blob.
     here = blobs.label_at((cx, cy))
-    if here == 0 or bool((spots.label[members] != here).any()):
+    if here == 0 or any(spots.labels[i] != here for i in idx):
         return True
-    weakest = float(c.peak[members].min())
-    others = np.ones(len(c), bool)
-    others[members] = False
-    du, dv = c.xy[:, 0] - cx, c.xy[:, 1] - cy
+    weakest = min(spots.peak[i] for i in idx)
     if n > 1:
         lo, hi = _pitch_range(pts)
         if hi < MIN_G * s or lo > MAX_G * s:
             return True
-        med = _median(rad)
+        srt = sorted(rad)
+        med = (srt[(n - 1) // 2] + srt[n // 2]) / 2.0  # _median's value
         if med < 0.15 * lo or med > 0.6 * hi:
             return True
         # A mark within MARK_REACH pitches of the centre in any direction is within it along both axes.
-        if (others & (np.hypot(du, dv) <= MARK_REACH * lo) & (c.peak > QUIET * weakest) & spots.on_core).any():
+        mark = ((np.hypot(c.xy[:, 0] - cx, c.xy[:, 1] - cy) <= MARK_REACH * lo) & (c.peak > QUIET * weakest)
+                & spots.on_core)
+        mark[members] = False
+        if mark.any():
             return True
     mid = blobs.centroid[here]
     off = float(np.hypot(cx - mid[0], cy - mid[1]))
-    dmid = np.hypot(c.xy[:, 0] - mid[0], c.xy[:, 1] - mid[1])
-    return bool((others & spots.on_core & (c.peak > 0.5 * weakest) & (c.elong < MAX_ELONG)
-                 & (dmid < off - 0.1 * s)).any())
+    nearer = spots.round_core & (c.peak > 0.5 * weakest) & (spots.dmid(here) < off - 0.1 * s)
+    nearer[members] = False
+    return bool(nearer.any())
 
 
 def _pitch_range(pts: F64) -> tuple[float, float]:
