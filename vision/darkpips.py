@@ -292,7 +292,7 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
     i, j, g = i[keep], j[keep], g[keep]
     if i.size == 0:
         return []
-    centre = 0.5 * (z[i] + z[j])
+    centre = np.asarray(0.5 * (z[i] + z[j]), np.complex128)
     # Corner i at cell (-1, -1), corner j at (1, 1): the grid's u axis is 45 degrees before i->j.
     rot = np.exp(-1j * (np.angle(z[j] - z[i]) - np.pi / 4)) / g
     q = (z[None, :] - centre[:, None]) * rot[:, None]  # (H, N) spot positions in pitches
@@ -308,6 +308,7 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
     mask = np.bitwise_or.reduce(bits, axis=1)
     count = on_grid.sum(axis=1)
     legal = (_LEGAL_COUNT[mask] == count) & ~stray.any(axis=1)
+    legal[legal & (count == 2)] = ~_pair_spoilt(resp, c, i, j, centre, rot, legal & (count == 2))
     out: list[LightFace] = []
     seen: set[tuple[int, ...]] = set()
     for h in np.nonzero(legal)[0]:
@@ -320,6 +321,46 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
         if face is not None:
             out.append(face)
     return out
+
+
+def _pair_spoilt(resp: U8, c: Candidates, i: NDArray[np.int64], j: NDArray[np.int64], centre: NDArray[np.complex128],
+                 rot: NDArray[np.complex128], pair: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """For the proposals `pair` that are a 2 (spots i and j alone on their grid): which _check would refuse
+    for something dark in an empty cell or on the face, found for all of them at once: most 2s proposed are
+    refused so (on Byler, half of all the faces checked, each a layout fit and two samplings).
+
+    A 2's fit is the pair's own grid (centre the midpoint, pitch and axes from the diagonal) to rounding,
+    a billionth of a pixel, so every point _check samples there lies within a pixel of the same point of
+    the proposal's grid, and the least response within a pixel of a point is at most what _check reads
+    there. Refusing where that least response is already too much refuses only what _check refuses."""
+    h = np.nonzero(pair)[0]
+    if h.size == 0:
+        return np.zeros(0, bool)
+    low = np.asarray(cv2.erode(resp, _BOX3), dtype=np.uint8)
+    cen, to_img = centre[h], 1.0 / rot[h]  # grid (u + iv, pitches) -> image: cen + (u + iv) * to_img
+    g = np.abs(to_img)
+    # The empty cells, each with its four neighbours max(1, g / 4) px away along the image's axes.
+    step = np.maximum(1.0, 0.25 * g)[:, None]
+    cells = cen[:, None] + _PAIR_EMPTY[None, :] * to_img[:, None]  # (H, 7)
+    pts = (cells[:, :, None] + _NEIGHBOURS[None, None, :] * step[:, :, None]).reshape(len(h), -1)
+    # The lattice points clear of both pips by a hundredth of a pixel more than _check asks: clear in its
+    # fit too (the rest may be left out: fewer points only refuse less).
+    lat = cen[:, None] + _LATTICE_Z[None, :] * to_img[:, None]  # (H, 81)
+    zi = (c.xy[i[h], 0] + 1j * c.xy[i[h], 1])[:, None]
+    zj = (c.xy[j[h], 0] + 1j * c.xy[j[h], 1])[:, None]
+    clear = 1.5 * np.maximum(c.radius[i[h]], c.radius[j[h]])[:, None] + 1.5 + 0.01
+    away = (np.abs(lat - zi) > clear) & (np.abs(lat - zj) > clear)
+    both = np.concatenate([pts, lat], axis=1)
+    vals = sample(low, np.stack([both.real, both.imag], axis=-1))
+    vals[:, pts.shape[1]:][~away] = 0.0
+    weak = np.minimum(c.peak[i[h]], c.peak[j[h]])
+    return np.asarray(vals.max(axis=1) > EMPTY_SHARE * weak, bool)
+
+
+_BOX3 = np.ones((3, 3), np.uint8)
+# A 2's empty cells in its proposal's grid (corners i, j at (-1, -1), (1, 1)), as u + iv.
+_PAIR_EMPTY = np.array([u + 1j * v for u in (-1, 0, 1) for v in (-1, 0, 1) if (u, v) not in ((-1, -1), (1, 1))])
+_NEIGHBOURS = np.array([0, 1, -1, 1j, -1j])
 
 
 def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_known: float | None,
@@ -411,6 +452,7 @@ _LATTICE = np.array([(a, b) for a in np.linspace(-1.6, 1.6, 9) for b in np.linsp
 # lattice's corners, turned 45 degrees against the die, lie beyond its top face (half-side ~1.9 pitches) on
 # a side face, whose pips then spoiled every 1 seen at a slant (the simulated camera's, away from the centre).
 _DISC = _LATTICE[np.hypot(_LATTICE[:, 0], _LATTICE[:, 1]) <= 1.6 + 1e-9]
+_LATTICE_Z = _LATTICE[:, 0] + 1j * _LATTICE[:, 1]
 # Sixteen ray directions from the face centre (relative to the grid), and where along each a square of
 # half-side 1 ends: 1 / max(|cos|, |sin|), except that dice have rounded corners and bevels, so towards a
 # corner the outline comes in well before the square's corner (measured: ~1.2 instead of 1.41).
