@@ -295,24 +295,34 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
     centre = np.asarray(0.5 * (z[i] + z[j]), np.complex128)
     # Corner i at cell (-1, -1), corner j at (1, 1): the grid's u axis is 45 degrees before i->j.
     rot = np.exp(-1j * (np.angle(z[j] - z[i]) - np.pi / 4)) / g
-    q = (z[None, :] - centre[:, None]) * rot[:, None]  # (H, N) spot positions in pitches
+    # Each proposal against the spots that can fall on its face (below), not against every spot: a spot
+    # on its face or grid lies within 1.6 pitches of the centre along both axes, so within 2.27 pitches;
+    # those further than 2.3 pitches off in x or in y are left out. The proposal's values are the same:
+    # each pair's arithmetic is the full matrix's, and what a proposal sums or ors skips only spots that
+    # add nothing (on Byler the matrix had 200 spots a row, a few of them near).
+    h, k = _near(z, centre, 2.3 * g)
+    q = (z[k] - centre[h]) * rot[h]  # spot positions in pitches
     cu, cv = np.rint(q.real), np.rint(q.imag)
     res = np.abs(q - (cu + 1j * cv))
     weak = np.minimum(c.peak[i], c.peak[j])
-    similar = (c.peak[None, :] >= 0.45 * weak[:, None])
+    similar = c.peak[k] >= 0.45 * weak[h]
     on_grid = (np.abs(cu) <= 1) & (np.abs(cv) <= 1) & (res < PROPOSAL_RESID) & similar
     # Anything dark and pip-like on the face that is off the grid spoils it (a letter, dirt, another die).
     on_face = (np.abs(q.real) < 1.6) & (np.abs(q.imag) < 1.6)
-    stray = on_face & ~on_grid & similar & is_round[None, :]
+    stray = on_face & ~on_grid & similar & is_round[k]
     bits = np.where(on_grid, 1 << ((cu + 1) * 3 + (cv + 1)).astype(np.int64).clip(0, 8), 0)
-    mask = np.bitwise_or.reduce(bits, axis=1)
-    count = on_grid.sum(axis=1)
-    legal = (_LEGAL_COUNT[mask] == count) & ~stray.any(axis=1)
+    # Every proposal's run of pairs holds its own two spots (sqrt 2 pitches from its centre): none is empty.
+    start = np.searchsorted(h, np.arange(len(i)))
+    mask = np.bitwise_or.reduceat(bits, start)
+    count = np.add.reduceat(on_grid.astype(np.int64), start)
+    legal = (_LEGAL_COUNT[mask] == count) & (np.add.reduceat(stray.astype(np.int64), start) == 0)
     legal[legal & (count == 2)] = ~_pair_spoilt(resp, c, i, j, centre, rot, legal & (count == 2))
     out: list[LightFace] = []
     seen: set[tuple[int, ...]] = set()
-    for h in np.nonzero(legal)[0]:
-        members = np.nonzero(on_grid[h])[0]
+    end = np.append(start[1:], len(h))
+    for p in np.nonzero(legal)[0]:
+        run = slice(int(start[p]), int(end[p]))
+        members = np.sort(k[run][on_grid[run]])
         key = tuple(members.tolist())
         if key in seen:
             continue
@@ -321,6 +331,21 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
         if face is not None:
             out.append(face)
     return out
+
+
+def _near(z: NDArray[np.complex128], centre: NDArray[np.complex128],
+          reach: F64) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """(proposal, spot) index pairs of the spots `z` within `reach[h]` of `centre[h]` in x and in y, grouped
+    by proposal in its order: spots sorted by x give each proposal one run, taken all at once."""
+    byx = np.argsort(z.real, kind="stable")
+    xs = z.real[byx]
+    lo = np.searchsorted(xs, centre.real - reach, side="left")
+    counts = np.searchsorted(xs, centre.real + reach, side="right") - lo
+    h = np.repeat(np.arange(len(centre)), counts)
+    # Position within each run: a running index less where the run starts.
+    k = byx[lo[h] + np.arange(len(h)) - np.repeat(np.cumsum(counts) - counts, counts)]
+    close = np.abs(z.imag[k] - centre.imag[h]) <= reach[h]
+    return h[close], k[close]
 
 
 def _pair_spoilt(resp: U8, c: Candidates, i: NDArray[np.int64], j: NDArray[np.int64], centre: NDArray[np.complex128],
@@ -465,6 +490,24 @@ _S = np.arange(1.6, 2.25, 0.05)
 _WANT = _S[:, None, None] * _RAY_END[None, :, None]
 _NEAR = np.abs(_RAY_R[None, None, 3:-3] - _WANT) <= 0.35
 _BEFORE = _RAY_R[None, None, :] < _WANT - 0.35
+# Each (half-side, ray)'s samples of _NEAR are one run [lo, hi) of the edge samples, and those of _BEFORE
+# the first _BEFORE_N of the profile: whether any hit lies there is a difference of two running counts.
+_NEAR_LO = np.where(_NEAR.any(axis=2), _NEAR.argmax(axis=2), 0)
+_NEAR_HI = _NEAR_LO + _NEAR.sum(axis=2)
+_BEFORE_N = _BEFORE.sum(axis=2)
+_RAY_IDX = np.broadcast_to(np.arange(len(_RAY_A)), _NEAR_LO.shape)
+if not (np.array_equal(_NEAR, (np.arange(_NEAR.shape[2]) >= _NEAR_LO[..., None])
+                       & (np.arange(_NEAR.shape[2]) < _NEAR_HI[..., None]))
+        and np.array_equal(_BEFORE, np.arange(_BEFORE.shape[2]) < _BEFORE_N[..., None])):
+    raise AssertionError("a rim's samples are not one run along its ray")
+
+
+def _hit_within(hit: NDArray[np.bool_], lo: NDArray[np.int64] | int, hi: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """For hits along each ray (..., 16, R): whether any lies in samples [lo, hi) of the (half-side, ray)
+    runs (S, 16), as (..., S, 16)."""
+    count = np.zeros((*hit.shape[:-1], hit.shape[-1] + 1), np.int64)
+    np.cumsum(hit, axis=-1, out=count[..., 1:])
+    return np.asarray(count[..., _RAY_IDX, hi] > count[..., _RAY_IDX, lo], bool)
 
 
 def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contrast: float,
@@ -496,9 +539,9 @@ def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contras
     if clear_from is not None:
         dip = (prof < face - 0.4 * contrast) & (rs[None, :] > clear_from)
     # All half-sides at once (masks precomputed): the first with the most rays hitting an edge.
-    ok = (_NEAR & strong[None]).any(axis=2)  # (S, 16)
+    ok = _hit_within(strong, _NEAR_LO, _NEAR_HI)  # (S, 16)
     if clear_from is not None:
-        ok &= ~(dip[None] & _BEFORE).any(axis=2)
+        ok &= ~_hit_within(dip, 0, _BEFORE_N)
     share = ok.mean(axis=1)
     best = int(np.argmax(share))
     if share[best] < 0.75:
@@ -520,11 +563,10 @@ def _first_body(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
     """The first of `thetas` for which `_body` finds a face (the same test, all orientations at once); with
     `fittest`, the one whose rim most rays find (the first of those tied): a lone pip's die is turned
     that way, which the lean check (a side face where a flat die shows none) depends on."""
-    t = len(thetas)
-    vals = np.empty((t, len(_CLEAR)))
-    for i, theta in enumerate(thetas.tolist()):
-        cth, sth = np.cos(theta), np.sin(theta)
-        vals[i] = sample(gray, np.array(centre) + (_CLEAR * g) @ np.array([[cth, sth], [-sth, cth]]))
+    cth, sth = np.cos(thetas), np.sin(thetas)
+    turn = np.stack([np.stack([cth, sth], axis=-1), np.stack([-sth, cth], axis=-1)], axis=1)  # (T, 2, 2)
+    # (the same products as one matrix product per orientation)
+    vals = sample(gray, np.array(centre) + np.matmul((_CLEAR * g)[None], turn))  # (T, points)
     vals.sort(axis=1)
     m = vals.shape[1]
     face = 0.5 * (vals[:, (m - 1) // 2] + vals[:, m // 2])
@@ -539,8 +581,8 @@ def _first_body(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
     step = np.abs(prof[:, :, 6:] - prof[:, :, :-6])
     strong = step >= max(edge, 0.1 * contrast)
     dip = (prof < face[:, None, None] - 0.4 * contrast) & (rs[None, None, :] > clear_from)
-    ok = (_NEAR[None] & strong[:, None]).any(axis=3)  # (T, S, 16)
-    ok &= ~(dip[:, None] & _BEFORE[None]).any(axis=3)
+    ok = _hit_within(strong, _NEAR_LO, _NEAR_HI)  # (T, S, 16)
+    ok &= ~_hit_within(dip, 0, _BEFORE_N)
     share = ok.mean(axis=2)  # (T, S)
     best = share.max(axis=1)
     good = even & (best >= 0.75)
