@@ -292,26 +292,37 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
     i, j, g = i[keep], j[keep], g[keep]
     if i.size == 0:
         return []
-    centre = 0.5 * (z[i] + z[j])
+    centre = np.asarray(0.5 * (z[i] + z[j]), np.complex128)
     # Corner i at cell (-1, -1), corner j at (1, 1): the grid's u axis is 45 degrees before i->j.
     rot = np.exp(-1j * (np.angle(z[j] - z[i]) - np.pi / 4)) / g
-    q = (z[None, :] - centre[:, None]) * rot[:, None]  # (H, N) spot positions in pitches
+    # Each proposal against the spots that can fall on its face (below), not against every spot: a spot
+    # on its face or grid lies within 1.6 pitches of the centre along both axes, so within 2.27 pitches;
+    # those further than 2.3 pitches off in x or in y are left out. The proposal's values are the same:
+    # each pair's arithmetic is the full matrix's, and what a proposal sums or ors skips only spots that
+    # add nothing (on Byler the matrix had 200 spots a row, a few of them near).
+    h, k = _near(z, centre, 2.3 * g)
+    q = (z[k] - centre[h]) * rot[h]  # spot positions in pitches
     cu, cv = np.rint(q.real), np.rint(q.imag)
     res = np.abs(q - (cu + 1j * cv))
     weak = np.minimum(c.peak[i], c.peak[j])
-    similar = (c.peak[None, :] >= 0.45 * weak[:, None])
+    similar = c.peak[k] >= 0.45 * weak[h]
     on_grid = (np.abs(cu) <= 1) & (np.abs(cv) <= 1) & (res < PROPOSAL_RESID) & similar
     # Anything dark and pip-like on the face that is off the grid spoils it (a letter, dirt, another die).
     on_face = (np.abs(q.real) < 1.6) & (np.abs(q.imag) < 1.6)
-    stray = on_face & ~on_grid & similar & is_round[None, :]
+    stray = on_face & ~on_grid & similar & is_round[k]
     bits = np.where(on_grid, 1 << ((cu + 1) * 3 + (cv + 1)).astype(np.int64).clip(0, 8), 0)
-    mask = np.bitwise_or.reduce(bits, axis=1)
-    count = on_grid.sum(axis=1)
-    legal = (_LEGAL_COUNT[mask] == count) & ~stray.any(axis=1)
+    # Every proposal's run of pairs holds its own two spots (sqrt 2 pitches from its centre): none is empty.
+    start = np.searchsorted(h, np.arange(len(i)))
+    mask = np.bitwise_or.reduceat(bits, start)
+    count = np.add.reduceat(on_grid.astype(np.int64), start)
+    legal = (_LEGAL_COUNT[mask] == count) & (np.add.reduceat(stray.astype(np.int64), start) == 0)
+    legal[legal & (count == 2)] = ~_pair_spoilt(resp, c, i, j, centre, rot, legal & (count == 2))
     out: list[LightFace] = []
     seen: set[tuple[int, ...]] = set()
-    for h in np.nonzero(legal)[0]:
-        members = np.nonzero(on_grid[h])[0]
+    end = np.append(start[1:], len(h))
+    for p in np.nonzero(legal)[0]:
+        run = slice(int(start[p]), int(end[p]))
+        members = np.sort(k[run][on_grid[run]])
         key = tuple(members.tolist())
         if key in seen:
             continue
@@ -320,6 +331,61 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
         if face is not None:
             out.append(face)
     return out
+
+
+def _near(z: NDArray[np.complex128], centre: NDArray[np.complex128],
+          reach: F64) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """(proposal, spot) index pairs of the spots `z` within `reach[h]` of `centre[h]` in x and in y, grouped
+    by proposal in its order: spots sorted by x give each proposal one run, taken all at once."""
+    byx = np.argsort(z.real, kind="stable")
+    xs = z.real[byx]
+    lo = np.searchsorted(xs, centre.real - reach, side="left")
+    counts = np.searchsorted(xs, centre.real + reach, side="right") - lo
+    h = np.repeat(np.arange(len(centre)), counts)
+    # Position within each run: a running index less where the run starts.
+    k = byx[lo[h] + np.arange(len(h)) - np.repeat(np.cumsum(counts) - counts, counts)]
+    close = np.abs(z.imag[k] - centre.imag[h]) <= reach[h]
+    return h[close], k[close]
+
+
+def _pair_spoilt(resp: U8, c: Candidates, i: NDArray[np.int64], j: NDArray[np.int64], centre: NDArray[np.complex128],
+                 rot: NDArray[np.complex128], pair: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """For the proposals `pair` that are a 2 (spots i and j alone on their grid): which _check would refuse
+    for something dark in an empty cell or on the face, found for all of them at once: most 2s proposed are
+    refused so (on Byler, half of all the faces checked, each a layout fit and two samplings).
+
+    A 2's fit is the pair's own grid (centre the midpoint, pitch and axes from the diagonal) to rounding,
+    a billionth of a pixel, so every point _check samples there lies within a pixel of the same point of
+    the proposal's grid, and the least response within a pixel of a point is at most what _check reads
+    there. Refusing where that least response is already too much refuses only what _check refuses."""
+    h = np.nonzero(pair)[0]
+    if h.size == 0:
+        return np.zeros(0, bool)
+    low = np.asarray(cv2.erode(resp, _BOX3), dtype=np.uint8)
+    cen, to_img = centre[h], 1.0 / rot[h]  # grid (u + iv, pitches) -> image: cen + (u + iv) * to_img
+    g = np.abs(to_img)
+    # The empty cells, each with its four neighbours max(1, g / 4) px away along the image's axes.
+    step = np.maximum(1.0, 0.25 * g)[:, None]
+    cells = cen[:, None] + _PAIR_EMPTY[None, :] * to_img[:, None]  # (H, 7)
+    pts = (cells[:, :, None] + _NEIGHBOURS[None, None, :] * step[:, :, None]).reshape(len(h), -1)
+    # The lattice points clear of both pips by a hundredth of a pixel more than _check asks: clear in its
+    # fit too (the rest may be left out: fewer points only refuse less).
+    lat = cen[:, None] + _LATTICE_Z[None, :] * to_img[:, None]  # (H, 81)
+    zi = (c.xy[i[h], 0] + 1j * c.xy[i[h], 1])[:, None]
+    zj = (c.xy[j[h], 0] + 1j * c.xy[j[h], 1])[:, None]
+    clear = 1.5 * np.maximum(c.radius[i[h]], c.radius[j[h]])[:, None] + 1.5 + 0.01
+    away = (np.abs(lat - zi) > clear) & (np.abs(lat - zj) > clear)
+    both = np.concatenate([pts, lat], axis=1)
+    vals = sample(low, np.stack([both.real, both.imag], axis=-1))
+    vals[:, pts.shape[1]:][~away] = 0.0
+    weak = np.minimum(c.peak[i[h]], c.peak[j[h]])
+    return np.asarray(vals.max(axis=1) > EMPTY_SHARE * weak, bool)
+
+
+_BOX3 = np.ones((3, 3), np.uint8)
+# A 2's empty cells in its proposal's grid (corners i, j at (-1, -1), (1, 1)), as u + iv.
+_PAIR_EMPTY = np.array([u + 1j * v for u in (-1, 0, 1) for v in (-1, 0, 1) if (u, v) not in ((-1, -1), (1, 1))])
+_NEIGHBOURS = np.array([0, 1, -1, 1j, -1j])
 
 
 def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_known: float | None,
@@ -411,6 +477,7 @@ _LATTICE = np.array([(a, b) for a in np.linspace(-1.6, 1.6, 9) for b in np.linsp
 # lattice's corners, turned 45 degrees against the die, lie beyond its top face (half-side ~1.9 pitches) on
 # a side face, whose pips then spoiled every 1 seen at a slant (the simulated camera's, away from the centre).
 _DISC = _LATTICE[np.hypot(_LATTICE[:, 0], _LATTICE[:, 1]) <= 1.6 + 1e-9]
+_LATTICE_Z = _LATTICE[:, 0] + 1j * _LATTICE[:, 1]
 # Sixteen ray directions from the face centre (relative to the grid), and where along each a square of
 # half-side 1 ends: 1 / max(|cos|, |sin|), except that dice have rounded corners and bevels, so towards a
 # corner the outline comes in well before the square's corner (measured: ~1.2 instead of 1.41).
@@ -423,6 +490,24 @@ _S = np.arange(1.6, 2.25, 0.05)
 _WANT = _S[:, None, None] * _RAY_END[None, :, None]
 _NEAR = np.abs(_RAY_R[None, None, 3:-3] - _WANT) <= 0.35
 _BEFORE = _RAY_R[None, None, :] < _WANT - 0.35
+# Each (half-side, ray)'s samples of _NEAR are one run [lo, hi) of the edge samples, and those of _BEFORE
+# the first _BEFORE_N of the profile: whether any hit lies there is a difference of two running counts.
+_NEAR_LO = np.where(_NEAR.any(axis=2), _NEAR.argmax(axis=2), 0)
+_NEAR_HI = _NEAR_LO + _NEAR.sum(axis=2)
+_BEFORE_N = _BEFORE.sum(axis=2)
+_RAY_IDX = np.broadcast_to(np.arange(len(_RAY_A)), _NEAR_LO.shape)
+if not (np.array_equal(_NEAR, (np.arange(_NEAR.shape[2]) >= _NEAR_LO[..., None])
+                       & (np.arange(_NEAR.shape[2]) < _NEAR_HI[..., None]))
+        and np.array_equal(_BEFORE, np.arange(_BEFORE.shape[2]) < _BEFORE_N[..., None])):
+    raise AssertionError("a rim's samples are not one run along its ray")
+
+
+def _hit_within(hit: NDArray[np.bool_], lo: NDArray[np.int64] | int, hi: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """For hits along each ray (..., 16, R): whether any lies in samples [lo, hi) of the (half-side, ray)
+    runs (S, 16), as (..., S, 16)."""
+    count = np.zeros((*hit.shape[:-1], hit.shape[-1] + 1), np.int64)
+    np.cumsum(hit, axis=-1, out=count[..., 1:])
+    return np.asarray(count[..., _RAY_IDX, hi] > count[..., _RAY_IDX, lo], bool)
 
 
 def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contrast: float,
@@ -454,9 +539,9 @@ def _body(gray: U8, centre: tuple[float, float], g: float, theta: float, contras
     if clear_from is not None:
         dip = (prof < face - 0.4 * contrast) & (rs[None, :] > clear_from)
     # All half-sides at once (masks precomputed): the first with the most rays hitting an edge.
-    ok = (_NEAR & strong[None]).any(axis=2)  # (S, 16)
+    ok = _hit_within(strong, _NEAR_LO, _NEAR_HI)  # (S, 16)
     if clear_from is not None:
-        ok &= ~(dip[None] & _BEFORE).any(axis=2)
+        ok &= ~_hit_within(dip, 0, _BEFORE_N)
     share = ok.mean(axis=1)
     best = int(np.argmax(share))
     if share[best] < 0.75:
@@ -478,11 +563,10 @@ def _first_body(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
     """The first of `thetas` for which `_body` finds a face (the same test, all orientations at once); with
     `fittest`, the one whose rim most rays find (the first of those tied): a lone pip's die is turned
     that way, which the lean check (a side face where a flat die shows none) depends on."""
-    t = len(thetas)
-    vals = np.empty((t, len(_CLEAR)))
-    for i, theta in enumerate(thetas.tolist()):
-        cth, sth = np.cos(theta), np.sin(theta)
-        vals[i] = sample(gray, np.array(centre) + (_CLEAR * g) @ np.array([[cth, sth], [-sth, cth]]))
+    cth, sth = np.cos(thetas), np.sin(thetas)
+    turn = np.stack([np.stack([cth, sth], axis=-1), np.stack([-sth, cth], axis=-1)], axis=1)  # (T, 2, 2)
+    # (the same products as one matrix product per orientation)
+    vals = sample(gray, np.array(centre) + np.matmul((_CLEAR * g)[None], turn))  # (T, points)
     vals.sort(axis=1)
     m = vals.shape[1]
     face = 0.5 * (vals[:, (m - 1) // 2] + vals[:, m // 2])
@@ -497,8 +581,8 @@ def _first_body(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
     step = np.abs(prof[:, :, 6:] - prof[:, :, :-6])
     strong = step >= max(edge, 0.1 * contrast)
     dip = (prof < face[:, None, None] - 0.4 * contrast) & (rs[None, None, :] > clear_from)
-    ok = (_NEAR[None] & strong[:, None]).any(axis=3)  # (T, S, 16)
-    ok &= ~(dip[:, None] & _BEFORE[None]).any(axis=3)
+    ok = _hit_within(strong, _NEAR_LO, _NEAR_HI)  # (T, S, 16)
+    ok &= ~_hit_within(dip, 0, _BEFORE_N)
     share = ok.mean(axis=2)  # (T, S)
     best = share.max(axis=1)
     good = even & (best >= 0.75)
