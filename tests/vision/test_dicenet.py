@@ -407,6 +407,38 @@ def test_colour_reader_is_skipped_where_the_lab_reader_and_the_net_agree(monkeyp
     assert "where the net sees no die's top face" in no_die.reason
 
 
+
+def test_colour_reader_is_skipped_where_the_lab_reader_saw_nothing_and_the_net_is_sure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Lab reader finds no value on the yellow 3 (here made to: its pips too faint, say) for no physical
+    reason, on a square body: with the net sure of a value the colour reader is not asked and the die takes
+    the net's value (consult_net's rule for an unread die); with the net unsure it is asked, and reads 3."""
+    import vision.reader as reader
+    from vision.colourpips import read_colour_face as real_colour
+    from vision.faces import Face
+    from vision.faces import read_face as real_lab
+
+    calls: list[object] = []
+
+    def counted(*args: object, **kw: object) -> object:
+        calls.append(args[1])
+        return real_colour(*args, **kw)  # type: ignore[arg-type]
+
+    def blind(frame: np.ndarray, centre: tuple[float, float], *rest: object) -> Face:
+        face = real_lab(frame, centre, *rest)  # type: ignore[arg-type]
+        if np.hypot(centre[0] - 430, centre[1] - 290) < 20:
+            return Face(None, 0.0, "pips do not form a d6 layout", ())
+        return face
+
+    monkeypatch.setattr(reader, "read_colour_face", counted)
+    monkeypatch.setattr(reader, "read_face", blind)
+    frame = _yellow_three()
+    sure = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (3, NET_ACCEPT)}))
+    assert calls == [] and sure.verdict is Verdict.OK and sure.values == (4, 3)
+    assert sure.dice[1].confidence == pytest.approx(NET_ACCEPT)
+    unsure = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (3, NET_SUPPORT)}))
+    assert len(calls) == 1 and unsure.verdict is Verdict.OK and unsure.values == (4, 3)
+
 def test_net_is_asked_once_per_candidate() -> None:
     asked: list[tuple[float, float]] = []
 
