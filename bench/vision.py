@@ -35,6 +35,13 @@ also dropped uncalibrated (since undone), measured where changed 8.7 / 10.8 ms (
 48.7 ms; an interleaved A/B of the product path against this session's starting commit measured the same
 times within 0.4 ms. docs/vision.md keeps earlier runs.
 
+Rerun 2026-11-26 (R=3, 40 sim seeds, 6m05s) on a different 2-core AMD EPYC, without AVX-512 (the 8-bit net
+0.9-1.0 ms a crop, not 0.39; every reader 1.3-1.5x slower), after that day's speed work (docs/vision.md):
+the same accuracy (99.82% of 1,647, coverage 91.75%, 152 photos ok and right); photos 101.0 ms against the
+peer's 36.9 ms (0.36x), 640x480 crops 72.3 / 27.1 ms (0.37x); product path where changed median 14.4 ms,
+mean 16.5 ms against 29.7 ms (2.06x / 1.81x), whole 18.6 / 28.5 ms (1.59x / 1.04x), 160/160 right where
+changed, no wrong ok. Compare ratios, not times, across machines.
+
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
 DBSCAN at 40 px, pips counted per cluster; it has no notion of confidence, so all its values count as
