@@ -9,10 +9,11 @@ import pytest
 from tests.vision.render import DieSpec, render
 from vision import Verdict, read_dice
 from vision.bodies import _floored_median_multiple, measure_die_size, segment
-from vision.darkpips import _ONE_ANGLES, _body, _first_body, _one_per_spot
+from vision.darkpips import _ONE_ANGLES, _one_per_spot
 from vision.faces import _patch, motion_smear
 from vision.layout import LAYOUTS, _skew, fit_layout, skew_of
 from vision.pips import Candidates
+from vision.rim import face_extent, first_extent
 
 
 def test_closed_form_skew_matches_least_squares() -> None:
@@ -90,15 +91,15 @@ def test_one_spot_per_pip_sweep_matches_the_full_distance_matrix() -> None:
         assert np.array_equal(fast.xy, brute.xy) and np.array_equal(fast.peak, brute.peak)
 
 
-def test_first_body_matches_body_tried_angle_by_angle() -> None:
+def test_first_extent_matches_face_extent_tried_angle_by_angle() -> None:
     frame = render([DieSpec(1, (200, 200), angle=20), DieSpec(3, (420, 260), angle=65)], seed=7)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     hits = 0
     for centre in ((200.0, 200.0), (420.0, 260.0), (300.0, 120.0), (203.0, 198.0)):
         for g in (8.0, 10.4, 13.0):
             expected = next((i for i, th in enumerate(_ONE_ANGLES)
-                             if _body(gray, centre, g, float(th), 150.0, 5.0) is not None), None)
-            assert _first_body(gray, centre, g, _ONE_ANGLES, 150.0, 5.0) == expected
+                             if face_extent(gray, centre, g, float(th), 150.0, 5.0) is not None), None)
+            assert first_extent(gray, centre, g, _ONE_ANGLES, 150.0, 5.0) == expected
             hits += expected is not None
     assert hits > 0  # the lone pip's die is found at some pitch: both paths were exercised
 

@@ -1,0 +1,131 @@
+"""A die's face around a centre: an even light face with an edge all round it, at the size a pitch gives.
+
+Pure: a grey image and a proposed face (centre, pitch, turn) in, the face's half-side in pitches (or None)
+out. The pip finders (vision/darkpips.py) ask it whether the pips they fitted lie on a die's top face; the
+test is the same for a lone pip, whose die's turn is unknown, tried at several turns at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.pips import sample
+
+U8 = NDArray[np.uint8]
+F64 = NDArray[np.float64]
+
+# The least step across a face's rim (grey levels, over 0.6 pitch) that counts as an edge, and how many
+# times the frame's pixel noise (vision/scene.py) it must also be: on a sensor's noise alone, steps of 10
+# crossed 12 of 16 rays round a speck on a plain sheet often enough to make it a 1 (the Byler photos with
+# noise of 4 grey levels added: 68 such 1s).
+MIN_EDGE = 10.0
+
+# Points of a face that no legal layout covers (grid coordinates, pitches): between the pip cells.
+CLEAR = np.array([(a, b) for a in (-0.5, 0.5) for b in (-0.5, 0.5)]
+                 + [(a * 1.5, b * 0.5) for a in (-1, 1) for b in (-1, 1)]
+                 + [(a * 0.5, b * 1.5) for a in (-1, 1) for b in (-1, 1)], np.float64)
+# Sixteen ray directions from the face centre (relative to the grid), and where along each a square of
+# half-side 1 ends: 1 / max(|cos|, |sin|), except that dice have rounded corners and bevels, so towards a
+# corner the outline comes in well before the square's corner (measured: ~1.2 instead of 1.41).
+_RAY_A = np.arange(16) * np.pi / 8
+_RAY_END = np.minimum(1.0 / np.maximum(np.abs(np.cos(_RAY_A)), np.abs(np.sin(_RAY_A))), 1.22)
+_RAY_R = np.arange(1.0, 3.4, 0.1)
+# Half-sides tried (pitches); for each, which (ray, radius) samples lie within 0.35 pitch of that rim
+# (edges are measured across 6 samples, centred 3 in) and which lie well inside it.
+_S = np.arange(1.6, 2.25, 0.05)
+_WANT = _S[:, None, None] * _RAY_END[None, :, None]
+_NEAR = np.abs(_RAY_R[None, None, 3:-3] - _WANT) <= 0.35
+_BEFORE = _RAY_R[None, None, :] < _WANT - 0.35
+# Each (half-side, ray)'s samples of _NEAR are one run [lo, hi) of the edge samples, and those of _BEFORE
+# the first _BEFORE_N of the profile: whether any hit lies there is a difference of two running counts.
+_NEAR_LO = np.where(_NEAR.any(axis=2), _NEAR.argmax(axis=2), 0)
+_NEAR_HI = _NEAR_LO + _NEAR.sum(axis=2)
+_BEFORE_N = _BEFORE.sum(axis=2)
+_RAY_IDX = np.broadcast_to(np.arange(len(_RAY_A)), _NEAR_LO.shape)
+if not (np.array_equal(_NEAR, (np.arange(_NEAR.shape[2]) >= _NEAR_LO[..., None])
+                       & (np.arange(_NEAR.shape[2]) < _NEAR_HI[..., None]))
+        and np.array_equal(_BEFORE, np.arange(_BEFORE.shape[2]) < _BEFORE_N[..., None])):
+    raise AssertionError("a rim's samples are not one run along its ray")
+
+
+def _hit_within(hit: NDArray[np.bool_], lo: NDArray[np.int64] | int, hi: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """For hits along each ray (..., 16, R): whether any lies in samples [lo, hi) of the (half-side, ray)
+    runs (S, 16), as (..., S, 16)."""
+    count = np.zeros((*hit.shape[:-1], hit.shape[-1] + 1), np.int64)
+    np.cumsum(hit, axis=-1, out=count[..., 1:])
+    return np.asarray(count[..., _RAY_IDX, hi] > count[..., _RAY_IDX, lo], bool)
+
+
+def face_extent(gray: U8, centre: tuple[float, float], g: float, theta: float, contrast: float,
+          clear_from: float | None = None, edge: float = MIN_EDGE) -> float | None:
+    """The face's half-side in pitches if a light, even face with an edge all round surrounds `centre`.
+
+    The face between the pip cells (points no legal layout covers) must be one shade to within a share of
+    the pips' contrast; then each of sixteen rays from the centre must cross an edge (rim, bevel, shadow,
+    background) where a square face of one half-side s ends, s between 1.6 and 2.2 pitches. With
+    `clear_from` (pixels: a lone pip's reach), a ray counts only if nothing dark lies on it between there
+    and the rim, so that the pips of a bigger face around a lone spot are not taken for its rim.
+    """
+    cth, sth = np.cos(theta), np.sin(theta)
+    rot = np.array([[cth, sth], [-sth, cth]])
+    clear = np.array(centre) + (CLEAR * g) @ rot
+    vals = np.sort(sample(gray, clear))
+    face = 0.5 * float(vals[(len(vals) - 1) // 2] + vals[len(vals) // 2])  # the median, without overhead
+    if np.abs(vals - face).max() > 0.4 * contrast:
+        return None
+    ang = theta + _RAY_A
+    rs = _RAY_R * g
+    xy = np.stack([centre[0] + rs[None, :] * np.cos(ang)[:, None],
+                   centre[1] + rs[None, :] * np.sin(ang)[:, None]], axis=-1)
+    prof = sample(gray, xy)  # (16, R)
+    # Rims are soft (blur, bevels, a dull die on a pale cloth): compare across 0.6 pitch, not a pixel.
+    step = np.abs(prof[:, 6:] - prof[:, :-6])
+    strong = step >= max(edge, 0.1 * contrast)
+    dip = np.zeros_like(prof, dtype=bool)
+    if clear_from is not None:
+        dip = (prof < face - 0.4 * contrast) & (rs[None, :] > clear_from)
+    # All half-sides at once (masks precomputed): the first with the most rays hitting an edge.
+    ok = _hit_within(strong, _NEAR_LO, _NEAR_HI)  # (S, 16)
+    if clear_from is not None:
+        ok &= ~_hit_within(dip, 0, _BEFORE_N)
+    share = ok.mean(axis=1)
+    best = int(np.argmax(share))
+    if share[best] < 0.75:
+        return None
+    return float(_S[best])
+
+
+def first_extent(gray: U8, centre: tuple[float, float], g: float, thetas: F64, contrast: float,
+                clear_from: float, fittest: bool = False, edge: float = MIN_EDGE) -> int | None:
+    """The first of `thetas` for which `face_extent` finds a face (the same test, all orientations at once); with
+    `fittest`, the one whose rim most rays find (the first of those tied): a lone pip's die is turned
+    that way, which the lean check (a side face where a flat die shows none) depends on."""
+    cth, sth = np.cos(thetas), np.sin(thetas)
+    turn = np.stack([np.stack([cth, sth], axis=-1), np.stack([-sth, cth], axis=-1)], axis=1)  # (T, 2, 2)
+    # (the same products as one matrix product per orientation)
+    vals = sample(gray, np.array(centre) + np.matmul((CLEAR * g)[None], turn))  # (T, points)
+    vals.sort(axis=1)
+    m = vals.shape[1]
+    face = 0.5 * (vals[:, (m - 1) // 2] + vals[:, m // 2])
+    even = np.abs(vals - face[:, None]).max(axis=1) <= 0.4 * contrast
+    if not even.any():
+        return None
+    ang = thetas[:, None] + _RAY_A[None, :]  # (T, 16)
+    rs = _RAY_R * g
+    xy = np.stack([centre[0] + rs[None, None, :] * np.cos(ang)[:, :, None],
+                   centre[1] + rs[None, None, :] * np.sin(ang)[:, :, None]], axis=-1)
+    prof = sample(gray, xy)  # (T, 16, R)
+    step = np.abs(prof[:, :, 6:] - prof[:, :, :-6])
+    strong = step >= max(edge, 0.1 * contrast)
+    dip = (prof < face[:, None, None] - 0.4 * contrast) & (rs[None, None, :] > clear_from)
+    ok = _hit_within(strong, _NEAR_LO, _NEAR_HI)  # (T, S, 16)
+    ok &= ~_hit_within(dip, 0, _BEFORE_N)
+    share = ok.mean(axis=2)  # (T, S)
+    best = share.max(axis=1)
+    good = even & (best >= 0.75)
+    if not good.any():
+        return None
+    if not fittest:
+        return int(np.nonzero(good)[0][0])
+    return int(np.argmax(np.where(good, best, -1.0)))
