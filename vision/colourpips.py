@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from vision.darkpips import _LEGAL_COUNT, _one_per_spot
 from vision.faces import Face, median_rows
-from vision.layout import MAX_RESID_6, fit_layout, skew_of
+from vision.layout import MAX_RESID_6, fit_layout, skew_of, small_median
 from vision.pips import Candidates, detect
 
 U8 = NDArray[np.uint8]
@@ -381,7 +381,7 @@ def _judge(spots: _Spots, members: NDArray[np.int64], why: bool = False) -> _Rea
         g = fit.grid
         if not MIN_G * s <= g <= MAX_G * s:
             return _Read(None, 0.0, "pip spacing does not fit the die's size", pts)
-        if not 0.15 * g <= _median(rad) <= 0.6 * g:
+        if not 0.15 * g <= small_median(rad) <= 0.6 * g:
             return _Read(None, 0.0, "pip size does not fit the pip spacing", pts)
     else:
         g = max(0.19 * s, float(rad[0]) / 0.45)
@@ -477,7 +477,7 @@ def _hopeless(spots: _Spots, members: NDArray[np.int64], pts: F64) -> bool:
         if hi < MIN_G * s or lo > MAX_G * s:
             return True
         srt = sorted(rad)
-        med = (srt[(n - 1) // 2] + srt[n // 2]) / 2.0  # _median's value
+        med = (srt[(n - 1) // 2] + srt[n // 2]) / 2.0  # small_median's value, on a list
         if med < 0.15 * lo or med > 0.6 * hi:
             return True
         # A mark within MARK_REACH pitches of the centre in any direction is within it along both axes.
@@ -505,14 +505,6 @@ def _pitch_range(pts: F64) -> tuple[float, float]:
     diag = 2.0 * np.sqrt(2.0)
     worst = max(MAX_RESID, MAX_RESID_6)
     return 0.99 * d / (diag + 2.0 * worst), 1.01 * d / (diag - 2.0 * worst)
-
-
-def _median(x: F64) -> float:
-    """np.median of a short vector without its overhead: the same value (the middle one, or the mean of
-    the middle two)."""
-    v = np.sort(x)
-    n = len(v)
-    return float((v[(n - 1) // 2] + v[n // 2]) / 2.0)
 
 
 _CELLS = np.array([(u, v) for u in (-1, 0, 1) for v in (-1, 0, 1)], np.float64)

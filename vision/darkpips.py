@@ -53,9 +53,9 @@ G_TOL = (0.8, 1.25)  # face pitch around the calibrated pitch
 MAX_SKEW = 1.25  # singular-value ratio of the pip grid: beyond it the face is seen at a slant (cocked)
 # A 6's squeezed rows make its grid anisotropic on a flat die too (rows 0.6-0.75 of the column pitch).
 MAX_SKEW_6 = 1.6
-# A rim's edge must also be this many times the frame's pixel noise (vision/scene.py; MIN_EDGE in vision/rim.py:
-# on a sensor's noise alone, steps of 10 crossed 12 of 16 rays round a speck on a plain sheet often enough
-# to make it a 1; the Byler photos with noise of 4 grey levels added: 68 such 1s).
+# How many times the frame's pixel noise (vision/scene.py) a rim's edge must also be, beside vision/rim.py's
+# MIN_EDGE: on a sensor's noise alone, edges of 10 grey levels crossed 12 of 16 rays round a speck on a plain
+# sheet often enough to make it a 1 (the Byler photos with noise of 4 grey levels added: 68 such 1s).
 EDGE_NOISE = 4.0
 MAX_CHROMA = 60.0  # channel spread of a white, grey or cream face (Byler's white dice: up to ~40)
 # Bit of each grid cell (column u, row v in -1..1) in a 9-bit occupancy mask.

@@ -69,7 +69,7 @@ class Fit:
 _EMPTY: dict[frozenset[tuple[int, int]], F64] = {}
 
 
-def _median(x: F64) -> float:
+def small_median(x: F64) -> float:
     """np.median of a short vector, without its overhead (same value: mean of the two middle ones)."""
     v = np.sort(x)
     n = len(v)
@@ -132,7 +132,7 @@ def fit_layout(pts: F64, with_skew: bool = True) -> Fit:
     # Corner pips sit at 45 degrees to the grid's axes: their angles, times four, all point one way.
     ang = np.arctan2(rel[far, 1], rel[far, 0])
     theta = float(np.angle(-np.sum(np.exp(4j * ang)))) / 4.0
-    g = _median(dist[far]) / np.sqrt(2.0)
+    g = small_median(dist[far]) / np.sqrt(2.0)
     best = Fit(None, 1.0, g, theta, cxy, "pips do not form a d6 layout")
     best_cells: NDArray[np.int64] | None = None
     for _ in range(3):
