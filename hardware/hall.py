@@ -116,6 +116,13 @@ class HallHub:
         with self._lock:
             return len(self._subs)
 
+    def close_subscribers(self) -> None:
+        """End every hall display's stream now (a server shutting down)."""
+        with self._lock:
+            subs = list(self._subs)
+        for sub in subs:
+            sub.close()
+
 
 def sse_text(message: dict[str, Any], event: str = "update") -> str:
     data = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
@@ -216,6 +223,12 @@ class MirrorTable:
     def _unsubscribe(self, sub: Subscription) -> None:
         with self._lock, contextlib.suppress(ValueError):
             self._subs.remove(sub)
+
+    def close_subscribers(self) -> None:
+        with self._lock:
+            subs = list(self._subs)
+        for sub in subs:
+            sub.close()
 
     def add_listener(self, fn: Callable[[Any, dict[str, Any]], None]) -> None:
         with self._lock:
@@ -360,10 +373,7 @@ class HallMirror:
         if self._thread is not None:
             self._thread.join(5)
         for t in self.tables():
-            with t._lock:
-                subs = list(t._subs)
-            for sub in subs:
-                sub.close()
+            t.close_subscribers()
 
 
 def attach_all(hub: HallHub, registries: Sequence[Any]) -> None:

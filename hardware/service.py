@@ -102,15 +102,23 @@ class Subscription:
                     self.dropped += 1
 
     def get(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next message, or None after `timeout` or once the subscription is closed."""
         try:
-            return self._queue.get(timeout=timeout)
+            message = self._queue.get(timeout=timeout)
         except queue.Empty:
             return None
+        return None if message is _WAKE else message
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
             self._on_close(self)
+            # A reader blocked in get() (an event stream between pings) returns now rather than at its
+            # timeout, so a stopping table or server is not held up to SSE_PING_S by every open page.
+            self.put(_WAKE)
+
+
+_WAKE: dict[str, Any] = {}  # queued by close(); compared by identity, never handed to a reader
 
 
 # ---- the automatic clerk (demo tables and the crash test's scripted game) -------------------------------
@@ -685,6 +693,10 @@ class TableService:
         if self.source is not None:
             with contextlib.suppress(Exception):
                 self.source.close()
+        self.close_subscribers()
+
+    def close_subscribers(self) -> None:
+        """End every open stream of this table now (a server shutting down); the table keeps running."""
         with self._subs_lock:
             subs = list(self._subs)
         for sub in subs:

@@ -230,3 +230,22 @@ def test_real_reader_reads_the_simulated_camera_through_the_service(db: Engine, 
             assert sorted(d["value"] for d in roll.dice) == sorted(truth.values)  # which die is "first" is moot
             applied += roll.applied
     assert applied >= 4, [(r.verdict, r.reason) for r in rolls]
+
+
+def test_a_stopping_table_ends_a_waiting_stream_at_once(db: Engine) -> None:
+    """A reader blocked between pings (an open page's event stream) returns when the table stops, rather
+    than at its timeout: a server shutting down is not held up by every open page."""
+    import threading
+    import time
+
+    svc = TableService(db, table_id="s", players=["A", "B"], seed=1)
+    sub = svc.subscribe()
+    got: list[object] = []
+    reader = threading.Thread(target=lambda: got.append(sub.get(timeout=30)))
+    reader.start()
+    time.sleep(0.1)  # the reader is waiting in get()
+    t0 = time.monotonic()
+    svc.stop()
+    reader.join(5)
+    assert not reader.is_alive() and time.monotonic() - t0 < 5
+    assert got == [None] and sub.closed and svc.subscriber_count == 0

@@ -60,6 +60,7 @@ class LiveServer:
     def __init__(self, app: Flask) -> None:
         from waitress.server import create_server
 
+        self.app = app
         self.port = free_port()
         # Enough threads for two pages' streams, their fetches and the MJPEG preview at once.
         self.server = create_server(app, host="127.0.0.1", port=self.port, threads=16, channel_timeout=30)
@@ -77,8 +78,13 @@ class LiveServer:
         from waitress.channel import HTTPChannel
 
         from web.api import SSE_PING_S
+        from web.hall import hub_of
 
         srv = self.server
+        # Open pages' streams end now (their subscriptions closed wake them) instead of at their next ping.
+        for table in self.app.extensions["tableside"].tables():
+            table.close_subscribers()
+        hub_of(self.app).close_subscribers()
         # Event streams still running in waitress's worker threads must end before server.close() frees the
         # trigger's file descriptor: a task finishing later wrote b"x" there, into whatever had reused the
         # number -- a later test's PostgreSQL connection ("invalid frontend message type 120", the hall

@@ -44,9 +44,12 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def server(app: Any) -> Iterator[LiveServer]:
+def server(app: Any, browser: Any) -> Iterator[LiveServer]:
     with LiveServer(app) as srv:
         yield srv
+        # The test's pages go before the server: their open connections would keep waitress's loop running.
+        for context in browser.contexts:
+            context.close()
 
 
 def new_page(browser: Any, size: str = "tablet", locale: str = "en-US") -> Any:
