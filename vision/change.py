@@ -35,9 +35,10 @@ def shrink(image: U8, factor: int) -> U8:
     """`image` (BGR or grey) as grey, `factor` times smaller each way (block averages: less noise)."""
     h, w = image.shape[:2]
     size = (max(1, w // factor), max(1, h // factor))
-    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA) if factor > 1 else image
-    if small.ndim == 3:
-        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    # Grey first: averaging one plane, not three, is most of the work (0.45 -> 0.27 ms a 640x480 frame;
+    # the result differs from averaging first by a rounding, at most one grey level).
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    small = cv2.resize(grey, size, interpolation=cv2.INTER_AREA) if factor > 1 else grey
     return np.asarray(small, dtype=np.uint8)
 
 

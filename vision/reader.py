@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import combinations
 from typing import TypeVar
 
@@ -292,14 +293,9 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     # With the board's homography, where a flat die's side faces can show: a leaning die shows others.
     cam = None
     if calibration is not None and calibration.homography and hint:
-        cw, ch = calibration.image_size
-        # The homography is for the calibration's frame size: rescale this frame's pixels to it first.
-        to_cal = np.diag([cw / w if cw else 1.0, ch / h if ch else 1.0, 1.0])
-        board = np.array(calibration.board_polygon, np.float64) * np.array([w / cw if cw else 1.0,
-                                                                            h / ch if ch else 1.0])
-        # The calibrated die size is the one at the board's centre (calibration.model).
-        centre = (float(board[:, 0].mean()), float(board[:, 1].mean()))
-        cam = BoardCamera(np.array(calibration.homography, np.float64) @ to_cal, (w, h), hint, centre)
+        # (As tuples: a calibration built by hand may hold lists, which the cache cannot key on.)
+        cam = _board_camera(tuple(tuple(r) for r in calibration.homography), tuple(calibration.image_size),
+                            tuple(tuple(p) for p in calibration.board_polygon), (w, h), hint)
     reader = Remembering(net or DiceNet.shipped())
     g_known = hint / SIDE_PER_G if hint else None
     windows = [_Window((0, 0, w, h), None)] if changed is None else _windows(changed, hint or 0.0, w, h)
@@ -435,6 +431,19 @@ def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) 
         problems[:] = [p for i, p in enumerate(problems) if i not in twins]
 
 
+
+
+@lru_cache(maxsize=8)
+def _board_camera(homography: tuple[tuple[float, float, float], ...], cal_wh: tuple[int, int],
+                  board_polygon: tuple[tuple[float, float], ...], frame_wh: tuple[int, int], die: float) -> BoardCamera:
+    """The camera posed over the board, for frames of `frame_wh` (a table's frames all share one: kept)."""
+    (cw, ch), (w, h) = cal_wh, frame_wh
+    # The homography is for the calibration's frame size: rescale this frame's pixels to it first.
+    to_cal = np.diag([cw / w if cw else 1.0, ch / h if ch else 1.0, 1.0])
+    board = np.array(board_polygon, np.float64) * np.array([w / cw if cw else 1.0, h / ch if ch else 1.0])
+    # The calibrated die size is the one at the board's centre (calibration.model).
+    centre = (float(board[:, 0].mean()), float(board[:, 1].mean()))
+    return BoardCamera(np.array(homography, np.float64) @ to_cal, (w, h), die, centre)
 
 
 def _count_met(hint: float | None, expect: int | None, parts: Sequence[_Part]) -> bool:
