@@ -34,7 +34,7 @@ from sqlmodel import select
 import engine
 from engine import clock as engine_clock
 from hardware import store
-from hardware.service import ServiceError, Subscription, event_row, one_line
+from hardware.service import ServiceError, Subscribers, Subscription, event_row, one_line
 
 UNIT_OFFLINE_S = 15.0  # a mirrored unit not heard of for this long is shown as offline
 
@@ -77,8 +77,7 @@ class HallHub:
     published message becomes one row, serialised once, queued to every hall subscriber."""
 
     def __init__(self) -> None:
-        self._subs: list[Subscription] = []
-        self._lock = threading.Lock()
+        self._subs = Subscribers()
         self._attached: set[int] = set()
         self.messages = 0
 
@@ -90,8 +89,7 @@ class HallHub:
             t.add_listener(self._on_message)
 
     def _on_message(self, table: Any, message: dict[str, Any]) -> None:
-        with self._lock:
-            subs = list(self._subs)
+        subs = self._subs.now()
         if not subs:
             return
         row = hall_row(message["state"], table_id=table.id, name=table.name)
@@ -102,26 +100,15 @@ class HallHub:
             sub.put({"sse": text})
 
     def subscribe(self, maxsize: int = 1024) -> Subscription:
-        sub = Subscription(self._unsubscribe, maxsize)
-        with self._lock:
-            self._subs.append(sub)
-        return sub
-
-    def _unsubscribe(self, sub: Subscription) -> None:
-        with self._lock, contextlib.suppress(ValueError):
-            self._subs.remove(sub)
+        return self._subs.subscribe(maxsize)
 
     @property
     def subscriber_count(self) -> int:
-        with self._lock:
-            return len(self._subs)
+        return len(self._subs)
 
     def close_subscribers(self) -> None:
         """End every hall display's stream now (a server shutting down)."""
-        with self._lock:
-            subs = list(self._subs)
-        for sub in subs:
-            sub.close()
+        self._subs.close_all()
 
 
 def sse_text(message: dict[str, Any], event: str = "update") -> str:
@@ -151,7 +138,7 @@ class MirrorTable:
         self._info: dict[str, Any] = {}
         self._seen_at: float | None = None
         self._lock = threading.RLock()
-        self._subs: list[Subscription] = []
+        self._subs = Subscribers()
         self._listeners: list[Callable[[Any, dict[str, Any]], None]] = []
         self._clock_key: tuple[Any, ...] | None = None
 
@@ -215,20 +202,10 @@ class MirrorTable:
         raise ServiceError(f"table {self.id} is mirrored from its unit: give clock commands at the table")
 
     def subscribe(self, maxsize: int = 256) -> Subscription:
-        sub = Subscription(self._unsubscribe, maxsize)
-        with self._lock:
-            self._subs.append(sub)
-        return sub
-
-    def _unsubscribe(self, sub: Subscription) -> None:
-        with self._lock, contextlib.suppress(ValueError):
-            self._subs.remove(sub)
+        return self._subs.subscribe(maxsize)
 
     def close_subscribers(self) -> None:
-        with self._lock:
-            subs = list(self._subs)
-        for sub in subs:
-            sub.close()
+        self._subs.close_all()
 
     def add_listener(self, fn: Callable[[Any, dict[str, Any]], None]) -> None:
         with self._lock:
@@ -236,8 +213,9 @@ class MirrorTable:
 
     def publish(self, kind: str, rows: list[dict[str, Any]]) -> None:
         message = {"kind": kind, "seq": self._seq, "events": rows, "state": self.state_json()}
+        subs = self._subs.now()
         with self._lock:
-            subs, listeners = list(self._subs), list(self._listeners)
+            listeners = list(self._listeners)
         for sub in subs:
             sub.put(message)
         for fn in listeners:

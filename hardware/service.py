@@ -121,6 +121,38 @@ class Subscription:
 _WAKE: dict[str, Any] = {}  # queued by close(); compared by identity, never handed to a reader
 
 
+class Subscribers:
+    """The open subscriptions of one publisher (a table, a mirrored table, the hall's feed)."""
+
+    def __init__(self) -> None:
+        self._subs: list[Subscription] = []
+        self._lock = threading.Lock()
+
+    def subscribe(self, maxsize: int) -> Subscription:
+        sub = Subscription(self._drop, maxsize)
+        with self._lock:
+            self._subs.append(sub)
+        return sub
+
+    def _drop(self, sub: Subscription) -> None:
+        with self._lock, contextlib.suppress(ValueError):
+            self._subs.remove(sub)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._subs)
+
+    def now(self) -> list[Subscription]:
+        """The subscriptions open now (a copy: one may close while the caller goes through them)."""
+        with self._lock:
+            return list(self._subs)
+
+    def close_all(self) -> None:
+        """End every subscription now: their readers' get() returns at once (a server shutting down)."""
+        for sub in self.now():
+            sub.close()
+
+
 # ---- the automatic clerk (demo tables and the crash test's scripted game) -------------------------------
 
 # What the automatic clerk does when the game waits on a decision, in order of preference. Rolls are the
@@ -253,8 +285,8 @@ class TableService:
         self._listeners: list[Callable[[TableService, dict[str, Any]], None]] = []
 
         self._lock = threading.RLock()  # one writer per table: the log's seq numbers come from here
-        self._subs: list[Subscription] = []
-        self._subs_lock = threading.Lock()
+        self._subs = Subscribers()
+        self._subs_lock = threading.Lock()  # guards the listeners
         self._changed = threading.Condition()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -393,19 +425,11 @@ class TableService:
     # ---- subscribers ----
 
     def subscribe(self, maxsize: int = 256) -> Subscription:
-        sub = Subscription(self._unsubscribe, maxsize)
-        with self._subs_lock:
-            self._subs.append(sub)
-        return sub
-
-    def _unsubscribe(self, sub: Subscription) -> None:
-        with self._subs_lock, contextlib.suppress(ValueError):
-            self._subs.remove(sub)
+        return self._subs.subscribe(maxsize)
 
     @property
     def subscriber_count(self) -> int:
-        with self._subs_lock:
-            return len(self._subs)
+        return len(self._subs)
 
     def add_listener(self, fn: Callable[[TableService, dict[str, Any]], None]) -> None:
         """Call `fn(service, message)` with every published message (the hall's fan-out). `fn` runs in the
@@ -417,8 +441,8 @@ class TableService:
         message: dict[str, Any] = {"kind": kind, "seq": self._seq, "events": rows, "state": self.state_json()}
         if roll is not None:
             message["roll"] = roll
+        subs = self._subs.now()
         with self._subs_lock:
-            subs = list(self._subs)
             listeners = list(self._listeners)
         for sub in subs:
             sub.put(message)
@@ -697,10 +721,7 @@ class TableService:
 
     def close_subscribers(self) -> None:
         """End every open stream of this table now (a server shutting down); the table keeps running."""
-        with self._subs_lock:
-            subs = list(self._subs)
-        for sub in subs:
-            sub.close()
+        self._subs.close_all()
 
     def _set_camera(self, ok: bool, message: str) -> None:
         if self._camera.ok != ok or self._camera.message != message:
