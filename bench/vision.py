@@ -40,7 +40,10 @@ Rerun 2026-11-26 (R=3, 40 sim seeds, 6m05s) on a different 2-core AMD EPYC, with
 the same accuracy (99.82% of 1,647, coverage 91.75%, 152 photos ok and right); photos 101.0 ms against the
 peer's 36.9 ms (0.36x), 640x480 crops 72.3 / 27.1 ms (0.37x); product path where changed median 14.4 ms,
 mean 16.5 ms against 29.7 ms (2.06x / 1.81x), whole 18.6 / 28.5 ms (1.59x / 1.04x), 160/160 right where
-changed, no wrong ok. Compare ratios, not times, across machines.
+changed, no wrong ok. Compare ratios, not times, across machines. Again the next session (same CPU, 5m57s,
+after caching the board camera and greying before shrinking): the same accuracy; photos 96.7 / 34.5 ms
+(0.36x), crops 69.1 / 25.4 ms (0.37x); where changed median 13.7, mean 16.1 ms against 28.2 / 29.2 ms
+(2.06x / 1.81x), whole 17.7 / 28.5 ms (1.59x / 1.03x).
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
