@@ -286,7 +286,7 @@ class TableService:
 
         self._lock = threading.RLock()  # one writer per table: the log's seq numbers come from here
         self._subs = Subscribers()
-        self._subs_lock = threading.Lock()  # guards the listeners
+        self._listeners_lock = threading.Lock()
         self._changed = threading.Condition()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -434,7 +434,7 @@ class TableService:
     def add_listener(self, fn: Callable[[TableService, dict[str, Any]], None]) -> None:
         """Call `fn(service, message)` with every published message (the hall's fan-out). `fn` runs in the
         publishing thread with the table locked: it must be quick and must not call back into the table."""
-        with self._subs_lock:
+        with self._listeners_lock:
             self._listeners.append(fn)
 
     def _publish(self, kind: str, rows: list[dict[str, Any]], roll: dict[str, Any] | None) -> None:
@@ -442,7 +442,7 @@ class TableService:
         if roll is not None:
             message["roll"] = roll
         subs = self._subs.now()
-        with self._subs_lock:
+        with self._listeners_lock:
             listeners = list(self._listeners)
         for sub in subs:
             sub.put(message)
