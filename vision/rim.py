@@ -58,7 +58,7 @@ def _hit_within(hit: NDArray[np.bool_], lo: NDArray[np.int64] | int, hi: NDArray
 
 
 def face_extent(gray: U8, centre: tuple[float, float], g: float, theta: float, contrast: float,
-          clear_from: float | None = None, edge: float = MIN_EDGE) -> float | None:
+                clear_from: float | None = None, edge: float = MIN_EDGE) -> float | None:
     """The face's half-side in pitches if a light, even face with an edge all round surrounds `centre`.
 
     The face between the pip cells (points no legal layout covers) must be one shade to within a share of
@@ -67,61 +67,22 @@ def face_extent(gray: U8, centre: tuple[float, float], g: float, theta: float, c
     `clear_from` (pixels: a lone pip's reach), a ray counts only if nothing dark lies on it between there
     and the rim, so that the pips of a bigger face around a lone spot are not taken for its rim.
     """
-    cth, sth = np.cos(theta), np.sin(theta)
-    rot = np.array([[cth, sth], [-sth, cth]])
-    clear = np.array(centre) + (CLEAR * g) @ rot
-    vals = np.sort(sample(gray, clear))
-    face = 0.5 * float(vals[(len(vals) - 1) // 2] + vals[len(vals) // 2])  # the median, without overhead
-    if np.abs(vals - face).max() > 0.4 * contrast:
+    even, share = _rim_shares(gray, centre, g, np.array([theta]), contrast, clear_from, edge)
+    if not even[0]:
         return None
-    ang = theta + _RAY_A
-    rs = _RAY_R * g
-    xy = np.stack([centre[0] + rs[None, :] * np.cos(ang)[:, None],
-                   centre[1] + rs[None, :] * np.sin(ang)[:, None]], axis=-1)
-    prof = sample(gray, xy)  # (16, R)
-    # Rims are soft (blur, bevels, a dull die on a pale cloth): compare across 0.6 pitch, not a pixel.
-    step = np.abs(prof[:, 6:] - prof[:, :-6])
-    strong = step >= max(edge, 0.1 * contrast)
-    dip = np.zeros_like(prof, dtype=bool)
-    if clear_from is not None:
-        dip = (prof < face - 0.4 * contrast) & (rs[None, :] > clear_from)
-    # All half-sides at once (masks precomputed): the first with the most rays hitting an edge.
-    ok = _hit_within(strong, _NEAR_LO, _NEAR_HI)  # (S, 16)
-    if clear_from is not None:
-        ok &= ~_hit_within(dip, 0, _BEFORE_N)
-    share = ok.mean(axis=1)
-    best = int(np.argmax(share))
-    if share[best] < 0.75:
-        return None
-    return float(_S[best])
+    # All half-sides at once: the first with the most rays hitting an edge.
+    best = int(np.argmax(share[0]))
+    return float(_S[best]) if share[0, best] >= 0.75 else None
 
 
 def first_extent(gray: U8, centre: tuple[float, float], g: float, thetas: F64, contrast: float,
-                clear_from: float, fittest: bool = False, edge: float = MIN_EDGE) -> int | None:
+                 clear_from: float, fittest: bool = False, edge: float = MIN_EDGE) -> int | None:
     """The first of `thetas` for which `face_extent` finds a face (the same test, all orientations at once); with
     `fittest`, the one whose rim most rays find (the first of those tied): a lone pip's die is turned
     that way, which the lean check (a side face where a flat die shows none) depends on."""
-    cth, sth = np.cos(thetas), np.sin(thetas)
-    turn = np.stack([np.stack([cth, sth], axis=-1), np.stack([-sth, cth], axis=-1)], axis=1)  # (T, 2, 2)
-    # (the same products as one matrix product per orientation)
-    vals = sample(gray, np.array(centre) + np.matmul((CLEAR * g)[None], turn))  # (T, points)
-    vals.sort(axis=1)
-    m = vals.shape[1]
-    face = 0.5 * (vals[:, (m - 1) // 2] + vals[:, m // 2])
-    even = np.abs(vals - face[:, None]).max(axis=1) <= 0.4 * contrast
+    even, share = _rim_shares(gray, centre, g, thetas, contrast, clear_from, edge)
     if not even.any():
         return None
-    ang = thetas[:, None] + _RAY_A[None, :]  # (T, 16)
-    rs = _RAY_R * g
-    xy = np.stack([centre[0] + rs[None, None, :] * np.cos(ang)[:, :, None],
-                   centre[1] + rs[None, None, :] * np.sin(ang)[:, :, None]], axis=-1)
-    prof = sample(gray, xy)  # (T, 16, R)
-    step = np.abs(prof[:, :, 6:] - prof[:, :, :-6])
-    strong = step >= max(edge, 0.1 * contrast)
-    dip = (prof < face[:, None, None] - 0.4 * contrast) & (rs[None, None, :] > clear_from)
-    ok = _hit_within(strong, _NEAR_LO, _NEAR_HI)  # (T, S, 16)
-    ok &= ~_hit_within(dip, 0, _BEFORE_N)
-    share = ok.mean(axis=2)  # (T, S)
     best = share.max(axis=1)
     good = even & (best >= 0.75)
     if not good.any():
@@ -129,3 +90,32 @@ def first_extent(gray: U8, centre: tuple[float, float], g: float, thetas: F64, c
     if not fittest:
         return int(np.nonzero(good)[0][0])
     return int(np.argmax(np.where(good, best, -1.0)))
+
+
+def _rim_shares(gray: U8, centre: tuple[float, float], g: float, thetas: F64, contrast: float,
+                clear_from: float | None, edge: float) -> tuple[NDArray[np.bool_], F64]:
+    """For each orientation in `thetas` (T): whether the face between the pip cells is even, and for each
+    half-side (S) the share of the sixteen rays that find the rim there (T, S)."""
+    cth, sth = np.cos(thetas), np.sin(thetas)
+    turn = np.stack([np.stack([cth, sth], axis=-1), np.stack([-sth, cth], axis=-1)], axis=1)  # (T, 2, 2)
+    # (the same products as one matrix product per orientation)
+    vals = sample(gray, np.array(centre) + np.matmul((CLEAR * g)[None], turn))  # (T, points)
+    vals.sort(axis=1)
+    m = vals.shape[1]
+    face = 0.5 * (vals[:, (m - 1) // 2] + vals[:, m // 2])  # the median, without its overhead
+    even = np.abs(vals - face[:, None]).max(axis=1) <= 0.4 * contrast
+    if not even.any():
+        return even, np.zeros((len(thetas), len(_S)))
+    ang = thetas[:, None] + _RAY_A[None, :]  # (T, 16)
+    rs = _RAY_R * g
+    xy = np.stack([centre[0] + rs[None, None, :] * np.cos(ang)[:, :, None],
+                   centre[1] + rs[None, None, :] * np.sin(ang)[:, :, None]], axis=-1)
+    prof = sample(gray, xy)  # (T, 16, R)
+    # Rims are soft (blur, bevels, a dull die on a pale cloth): compare across 0.6 pitch, not a pixel.
+    step = np.abs(prof[:, :, 6:] - prof[:, :, :-6])
+    strong = step >= max(edge, 0.1 * contrast)
+    ok = _hit_within(strong, _NEAR_LO, _NEAR_HI)  # (T, S, 16)
+    if clear_from is not None:
+        dip = (prof < face[:, None, None] - 0.4 * contrast) & (rs[None, None, :] > clear_from)
+        ok &= ~_hit_within(dip, 0, _BEFORE_N)
+    return even, ok.mean(axis=2)
