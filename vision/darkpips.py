@@ -212,12 +212,15 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
     the open side face of a cocked die (not a pip of another die read: those are excluded)."""
     if f.value is None or len(c) == 0:
         return f
-    own = {p for o in faces for p in o.pips}
-    weak = min(float(top.peak[int(np.argmin(np.hypot(top.xy[:, 0] - x, top.xy[:, 1] - y)))]) for x, y in f.pips)
+    # (Each face pip's nearest spot, and which spots are pips of a face read, for all of them at once.)
+    fp = np.array(f.pips, np.float64)
+    near_pip = np.argmin(np.hypot(top.xy[None, :, 0] - fp[:, None, 0], top.xy[None, :, 1] - fp[:, None, 1]), axis=1)
+    weak = float(top.peak[near_pip].min())
+    own = np.array([p for o in faces for p in o.pips], np.float64).reshape(-1, 2)
     dv = np.array(down(f.centre))
     rel = c.xy - np.array(f.centre)
     pip_like = (c.peak >= 0.7 * weak) & (c.radius >= 0.2 * f.g) & (c.radius < 0.4 * f.g)
-    mine = np.array([(float(x), float(y)) in own for x, y in c.xy], bool)
+    mine = ((c.xy[:, None, 0] == own[None, :, 0]) & (c.xy[:, None, 1] == own[None, :, 1])).any(axis=1)
     odd = pip_like & ~mine
     # A 1's turn is a guess (the rim fitted every _ONE_ANGLES step): a spot is taken for an open side face
     # only if it is one at every turn within half a step of the guess.

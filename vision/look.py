@@ -19,6 +19,7 @@ Only calibrated reads have a look; an uncalibrated read (the Byler photos, `tabl
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -46,6 +47,16 @@ def _lab(bgr: tuple[int, int, int]) -> NDArray[np.float32]:
     return np.asarray(cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0], np.float32)
 
 
+@lru_cache(maxsize=16)
+def _look(body_bgr: tuple[int, ...], pip_bgr: tuple[int, ...]) -> tuple[tuple[float, float, float],
+                                                                       tuple[float, float, float]] | None:
+    """DieLook.of's colours in Lab, or None when too alike (kept: every read of a table asks again)."""
+    body, pips = _lab((body_bgr[0], body_bgr[1], body_bgr[2])), _lab((pip_bgr[0], pip_bgr[1], pip_bgr[2]))
+    if float(np.linalg.norm(body - pips)) < MIN_CONTRAST:
+        return None
+    return (float(body[0]), float(body[1]), float(body[2])), (float(pips[0]), float(pips[1]), float(pips[2]))
+
+
 @dataclass(frozen=True)
 class DieLook:
     """The calibrated colours of a die's body and its pips, in 8-bit Lab (OpenCV's scaling)."""
@@ -58,10 +69,9 @@ class DieLook:
         """The look a calibration measured, or None where it measured none (or nothing usable)."""
         if cal is None or cal.die_color_bgr is None or cal.pip_color_bgr is None:
             return None
-        body, pips = _lab(cal.die_color_bgr), _lab(cal.pip_color_bgr)
-        if float(np.linalg.norm(body - pips)) < MIN_CONTRAST:
-            return None
-        return cls((float(body[0]), float(body[1]), float(body[2])), (float(pips[0]), float(pips[1]), float(pips[2])))
+        # (As tuples of ints: a calibration built by hand may hold lists, which the cache cannot key on.)
+        look = _look(tuple(int(v) for v in cal.die_color_bgr), tuple(int(v) for v in cal.pip_color_bgr))
+        return None if look is None else cls(*look)
 
     @property
     def dark_pips(self) -> bool:

@@ -149,3 +149,73 @@ def test_calibrated_count_met_by_the_grey_pass_skips_the_other_planes(monkeypatc
     assert sorted(fast.values) == sorted(truth.values)  # type: ignore[type-var]
     read_dice(frame, expect=2)
     assert len(calls) == 1 + 4
+
+
+def _fit_layout_numpy(pts: np.ndarray) -> tuple[int | None, str, frozenset[tuple[int, int]], tuple[float, ...]]:
+    """fit_layout as it was written in numpy (before its plain-float form): value, reason, cells and
+    (resid, pitch, angle, centre x, centre y) of the fit."""
+    from vision.layout import MAX_RESID, MAX_RESID_6, off_grid_reason, small_median
+
+    n = len(pts)
+    centre = pts.mean(axis=0)
+    cxy = (float(centre[0]), float(centre[1]))
+    if n > 6:
+        return None, f"{n} pip-like spots, not a d6 face", frozenset(), (1.0, 0.0, 0.0, *cxy)
+    if n == 1:
+        return 1, "", frozenset({(0, 0)}), (0.0, 0.0, 0.0, *cxy)
+    rel = pts - centre
+    dist = np.hypot(rel[:, 0], rel[:, 1])
+    far = dist > 0.8 * dist.max()
+    if not far.any() or dist.max() <= 0:
+        return None, "degenerate pip layout", frozenset(), (1.0, 0.0, 0.0, *cxy)
+    ang = np.arctan2(rel[far, 1], rel[far, 0])
+    theta = float(np.angle(-np.sum(np.exp(4j * ang)))) / 4.0
+    g = small_median(dist[far]) / np.sqrt(2.0)
+    best: tuple[int | None, str, frozenset[tuple[int, int]], tuple[float, ...]] = (
+        None, "pips do not form a d6 layout", frozenset(), (1.0, g, theta, *cxy))
+    for _ in range(3):
+        c, s = np.cos(theta), np.sin(theta)
+        rot = rel @ np.array([[c, -s], [s, c]])
+        q = rot / g
+        cells = np.rint(q).astype(np.int64)
+        if np.any(np.abs(cells) > 1):
+            break
+        resid = float(np.max(np.hypot(*(q - cells).T)))
+        cellset = frozenset((int(u), int(v)) for u, v in cells)
+        if len(cellset) == n and cellset in LAYOUTS[n]:
+            if resid < (MAX_RESID_6 if n == 6 else MAX_RESID):
+                best = (n, "", cellset, (resid, g, theta, *cxy))
+                if resid < 0.08:
+                    break
+            elif best[0] is None:
+                best = (None, off_grid_reason(rel, cells, n), frozenset(), (resid, g, theta, *cxy))
+        tgt = cells.astype(np.float64)
+        num = float(np.sum(tgt[:, 0] * rot[:, 1] - tgt[:, 1] * rot[:, 0]))
+        den = float(np.sum(tgt[:, 0] * rot[:, 0] + tgt[:, 1] * rot[:, 1]))
+        if den <= 0:
+            break
+        theta -= float(np.arctan2(num, den))
+        g = float(np.hypot(num, den) / max(1e-9, float(np.sum(tgt ** 2))))
+    return best
+
+
+def test_plain_float_fit_layout_matches_its_numpy_form() -> None:
+    rng = np.random.default_rng(11)
+    fitted = refused = 0
+    for _ in range(3000):
+        n = int(rng.integers(1, 8))
+        if n <= 6 and rng.random() < 0.7:
+            lay = list(LAYOUTS[n][int(rng.integers(len(LAYOUTS[n])))])
+            th, g = rng.uniform(0.0, np.pi), rng.uniform(4.0, 15.0)
+            rot = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
+            pts = (np.array(lay, np.float64) * g) @ rot.T + rng.normal(0.0, rng.uniform(0.0, 3.0), (n, 2))
+        else:
+            pts = rng.uniform(0.0, 40.0, (n, 2))
+        pts += rng.uniform(0.0, 600.0, 2)
+        value, reason, cells, nums = _fit_layout_numpy(pts)
+        fit = fit_layout(pts, with_skew=False)
+        assert (fit.value, fit.reason, fit.occupied) == (value, reason, cells)
+        assert (fit.resid, fit.grid, fit.theta, *fit.centre) == pytest.approx(nums, rel=1e-12, abs=1e-12)
+        fitted += value is not None
+        refused += value is None
+    assert fitted > 1000 and refused > 500  # both outcomes exercised
