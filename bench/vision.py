@@ -187,9 +187,13 @@ def product_path(seeds: int, repeat: int) -> None:
     """The product's own read: a 640x480 frame of the simulated camera at rest, calibrated, two dice
     expected, for each kind of throw; all readers on the same frames, interleaved. Ours twice: reading the
     whole frame, and (as the roll watcher reads a throw) only where the frame differs from the table
-    before the throw, the time to find where (vision/change.py, at the watcher's work size) included."""
+    before the throw, the time to find where included, as the watcher times a read (RollEvent.read_ms,
+    vision/watcher.py `_read`): the boxes of change between the two frames at the watcher's work size
+    (vision/change.py) and the read. The two frames at that size are not timed: the watcher holds the
+    table's look before the throw that way, and shrinks every frame it sees for its motion test whether or
+    not a throw is then read; the time that takes per frame is printed beside."""
     from hardware.simcam import SimulatedCamera
-    from vision.change import changes
+    from vision.change import THRESHOLD, WORK_WIDTH, changed_boxes, shrink
 
     names = ["ours", CHANGED, *PEERS]
     times: dict[str, list[float]] = {name: [] for name in names}
@@ -199,6 +203,7 @@ def product_path(seeds: int, repeat: int) -> None:
     kinds = ("ok", "off_board", "cocked", "stacked")
     by_kind = {name: dict.fromkeys(kinds, 0) for name in names}
     kind_times: dict[str, dict[str, list[float]]] = {name: {k: [] for k in kinds} for name in names}
+    shrink_times: list[float] = []
     for kind in kinds:
         for seed in range(1, seeds + 1):
             cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
@@ -208,6 +213,11 @@ def product_path(seeds: int, repeat: int) -> None:
             before = frames[0].image  # the table before the throw: the watcher's reference
             (truth,) = cam.throws
             n += 1
+            factor = max(1, round(frame.shape[1] / WORK_WIDTH))
+            t0 = time.perf_counter()
+            small = shrink(frame, factor)  # (the watcher's per-frame copy, for its motion test)
+            shrink_times.append(time.perf_counter() - t0)
+            small_before = shrink(before, factor)
             for name in names:
                 ts = []
                 for _ in range(repeat):
@@ -215,8 +225,8 @@ def product_path(seeds: int, repeat: int) -> None:
                     if name == "ours":
                         r = read_dice(frame, calibration=cal, expect=2)
                     elif name == CHANGED:
-                        # (Both frames shrunk in the timed part; the watcher holds its reference shrunk.)
-                        boxes = changes(before, frame, cam.die_size_px())
+                        boxes = changed_boxes(small_before, small, die=cam.die_size_px() / factor,
+                                              threshold=THRESHOLD, factor=factor)
                         r = read_dice(frame, calibration=cal, expect=2, changed=boxes)
                     else:
                         r = PEERS[name](frame, 2)
@@ -240,6 +250,8 @@ def product_path(seeds: int, repeat: int) -> None:
         print("    time by kind (median / mean ms): " + ", ".join(
             f"{k} {1000 * statistics.median(v):.1f} / {1000 * statistics.mean(v):.1f}"
             for k, v in kind_times[name].items()))
+    print(f"  (the watcher's shrinking of each frame it sees, not in the times above: median "
+          f"{1000 * statistics.median(shrink_times):.2f} ms a frame)")
     for ours in ("ours", CHANGED):
         for name in PEERS:
             ratio = statistics.median(times[name]) / statistics.median(times[ours])
