@@ -43,7 +43,13 @@ mean 16.5 ms against 29.7 ms (2.06x / 1.81x), whole 18.6 / 28.5 ms (1.59x / 1.04
 changed, no wrong ok. Compare ratios, not times, across machines. Again the next session (same CPU, 5m57s,
 after caching the board camera and greying before shrinking): the same accuracy; photos 96.7 / 34.5 ms
 (0.36x), crops 69.1 / 25.4 ms (0.37x); where changed median 13.7, mean 16.1 ms against 28.2 / 29.2 ms
-(2.06x / 1.81x), whole 17.7 / 28.5 ms (1.59x / 1.03x).
+(2.06x / 1.81x), whole 17.7 / 28.5 ms (1.59x / 1.03x). The fourth session (same CPU, 5m45s), after the
+layout fit in plain floats and smaller steps (docs/vision.md), and with the where-changed read timed as the
+roll watcher times it (the boxes found on the watcher's work-size frames, which it makes of every frame for
+its motion test, 0.34 ms a frame, printed beside and not added; before, both frames were shrunk inside the
+timed part): the same accuracy; photos 96.6 / 34.6 ms (0.36x), crops 69.9 / 26.0 ms (0.37x); where changed
+median 11.2, mean 14.6 ms against 28.0 / 28.8 ms (2.51x / 1.98x), by kind 9.8 / 12.3 / 14.6 / 21.5 ms on
+the mean; whole 15.3 / 28.5 ms (1.83x / 1.01x).
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
