@@ -48,10 +48,10 @@ def _lab(bgr: tuple[int, int, int]) -> NDArray[np.float32]:
 
 
 @lru_cache(maxsize=16)
-def _look(body_bgr: tuple[int, ...], pip_bgr: tuple[int, ...]) -> tuple[tuple[float, float, float],
-                                                                       tuple[float, float, float]] | None:
+def _look(body_bgr: tuple[int, int, int], pip_bgr: tuple[int, int, int]) -> tuple[tuple[float, float, float],
+                                                                               tuple[float, float, float]] | None:
     """DieLook.of's colours in Lab, or None when too alike (kept: every read of a table asks again)."""
-    body, pips = _lab((body_bgr[0], body_bgr[1], body_bgr[2])), _lab((pip_bgr[0], pip_bgr[1], pip_bgr[2]))
+    body, pips = _lab(body_bgr), _lab(pip_bgr)
     if float(np.linalg.norm(body - pips)) < MIN_CONTRAST:
         return None
     return (float(body[0]), float(body[1]), float(body[2])), (float(pips[0]), float(pips[1]), float(pips[2]))
@@ -70,7 +70,8 @@ class DieLook:
         if cal is None or cal.die_color_bgr is None or cal.pip_color_bgr is None:
             return None
         # (As tuples of ints: a calibration built by hand may hold lists, which the cache cannot key on.)
-        look = _look(tuple(int(v) for v in cal.die_color_bgr), tuple(int(v) for v in cal.pip_color_bgr))
+        (b1, g1, r1), (b2, g2, r2) = cal.die_color_bgr, cal.pip_color_bgr
+        look = _look((int(b1), int(g1), int(r1)), (int(b2), int(g2), int(r2)))
         return None if look is None else cls(*look)
 
     @property
