@@ -339,7 +339,11 @@ def _split(contour: NDArray[np.int32], n: int) -> list[Body]:
     centred = pts - pts.mean(axis=0)
     _, _, vt = np.linalg.svd(centred, full_matrices=False)
     proj = centred @ vt[0]
-    ranks = np.argsort(np.argsort(proj))
+    # Each pixel's rank along the axis: the inverse of the sorting permutation (what argsort of argsort
+    # gives, without a second sort).
+    order = np.argsort(proj)
+    ranks = np.empty_like(order)
+    ranks[order] = np.arange(len(order))
     init = (ranks * n // len(pts)).astype(np.int32).reshape(-1, 1)
     _, labels, _ = cv2.kmeans(pts, n, init, criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
     labels = labels.ravel()

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.layout import LAYOUTS, Fit, fit_layout, six_squeeze, skew_of
+from vision.layout import LAYOUTS, Fit, fit_layout, six_squeeze, skew_of, small_median
 from vision.pips import Candidates, detect, odd, sample
 from vision.rim import CLEAR, MIN_EDGE, face_extent, first_extent
 from vision.scene import neutral_gains, noise_sigma
@@ -250,7 +250,7 @@ def _chroma(bgr: U8, f: LightFace, gains: F64) -> float:
     x = np.clip(np.rint(pts[:, 0]), 0, w - 1).astype(np.int64)
     y = np.clip(np.rint(pts[:, 1]), 0, h - 1).astype(np.int64)
     px = bgr[y, x].astype(np.float64) * gains
-    return float(np.median(px.max(axis=1) - px.min(axis=1)))
+    return small_median(np.maximum.reduce(px, axis=1) - np.minimum.reduce(px, axis=1))
 
 
 def _merged(c: Candidates, oval: Candidates) -> Candidates:
@@ -513,9 +513,11 @@ def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, fl
     reach = c.radius[kk] + np.maximum(1.5, 0.25 * gk[kk])
     away_all = np.hypot(lat_all[..., 0] - c.xy[kk, None, 0], lat_all[..., 1] - c.xy[kk, None, 1]) > reach[:, None]
     quiet = np.where(away_all, sample(resp, lat_all), 0.0).max(axis=1) <= EMPTY_SHARE * c.peak[kk]
-    for i, k, empty in zip(tried.tolist(), kk.tolist(), quiet.tolist(), strict=True):
+    # (Only the quiet spots go on: calibrated, most spots tried are not, and each was a turn of this loop.)
+    sel = np.nonzero(quiet)[0]
+    for i, k in zip(tried[sel].tolist(), kk[sel].tolist(), strict=True):
         xy = (float(c.xy[k, 0]), float(c.xy[k, 1]))
-        if xy in used or not empty:
+        if xy in used:
             continue
         r = float(c.radius[k])
         g = float(gk[k])

@@ -86,13 +86,19 @@ def detect(resp: U8, floor: float, max_radius: int, dark: bool) -> Candidates:
     padded = np.asarray(cv2.copyMakeBorder(resp, r, r, r, r, cv2.BORDER_REPLICATE), dtype=np.uint8)
     pw = w + 2 * r
     flat = padded.ravel()
-    prof = flat[((pts[:, 1, None] + r + dy) * pw + (pts[:, 0, None] + r + dx))].reshape(len(pts), 8, max_radius)
+    # (Each spot's flat index plus each sample's flat offset: integers, so the same indices as adding
+    # the coordinates first, in one (n, 8R) sum instead of four.)
+    prof = flat[((pts[:, 1] + r) * pw + pts[:, 0] + r)[:, None] + (dy * pw + dx)].reshape(len(pts), 8, max_radius)
     # Below half the peak: prof < 0.5 * val exactly when prof < ceil(val / 2) (integers; in uint8, val <= 255).
     below = prof < ((val >> 1) + (val & 1))[:, None, None]
-    # First radius below half the peak on each ray (max_radius + 1 where it never drops: a ridge).
-    first = np.where(below.any(axis=2), below.argmax(axis=2) + 0.5, max_radius + 1.0)
+    # First radius below half the peak on each ray (max_radius + 1 where it never drops: a ridge). Where the
+    # first True of argmax is not True, there is none: one look at that sample instead of a second pass.
+    at = below.argmax(axis=2)
+    hit = np.take_along_axis(below, at[:, :, None], axis=2)[:, :, 0]
+    first = np.where(hit, at + 0.5, max_radius + 1.0)
     diam = first[:, :4] + first[:, 4:]
-    elong = diam.max(axis=1) / np.maximum(diam.min(axis=1), 1e-6)
+    # (The reductions as ufunc reduces: the same values without numpy's method wrappers, in a hot loop.)
+    elong = np.maximum.reduce(diam, axis=1) / np.maximum(np.minimum.reduce(diam, axis=1), 1e-6)
     return Candidates(pts.astype(np.float64), val.astype(np.float64), diam.mean(axis=1) / 2.0, elong,
                       diam.argmax(axis=1).astype(np.int64), dark)
 

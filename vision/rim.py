@@ -97,19 +97,21 @@ def _rim_shares(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
     """For each orientation in `thetas` (T): whether the face between the pip cells is even, and for each
     half-side (S) the share of the sixteen rays that find the rim there (T, S)."""
     cth, sth = np.cos(thetas), np.sin(thetas)
-    turn = np.stack([np.stack([cth, sth], axis=-1), np.stack([-sth, cth], axis=-1)], axis=1)  # (T, 2, 2)
+    turn = np.empty((len(thetas), 2, 2))  # (T, 2, 2): rows (cos, sin) and (-sin, cos)
+    turn[:, 0, 0], turn[:, 0, 1], turn[:, 1, 0], turn[:, 1, 1] = cth, sth, -sth, cth
     # (the same products as one matrix product per orientation)
     vals = sample(gray, np.array(centre) + np.matmul((CLEAR * g)[None], turn))  # (T, points)
     vals.sort(axis=1)
     m = vals.shape[1]
     face = 0.5 * (vals[:, (m - 1) // 2] + vals[:, m // 2])  # the median, without its overhead
-    even = np.abs(vals - face[:, None]).max(axis=1) <= 0.4 * contrast
+    even = np.maximum.reduce(np.abs(vals - face[:, None]), axis=1) <= 0.4 * contrast
     if not even.any():
         return even, np.zeros((len(thetas), len(_S)))
     ang = thetas[:, None] + _RAY_A[None, :]  # (T, 16)
     rs = _RAY_R * g
-    xy = np.stack([centre[0] + rs[None, None, :] * np.cos(ang)[:, :, None],
-                   centre[1] + rs[None, None, :] * np.sin(ang)[:, :, None]], axis=-1)
+    xy = np.empty((*ang.shape, len(rs), 2))  # (T, 16, R, 2)
+    xy[..., 0] = centre[0] + rs[None, None, :] * np.cos(ang)[:, :, None]
+    xy[..., 1] = centre[1] + rs[None, None, :] * np.sin(ang)[:, :, None]
     prof = sample(gray, xy)  # (T, 16, R)
     # Rims are soft (blur, bevels, a dull die on a pale cloth): compare across 0.6 pitch, not a pixel.
     step = np.abs(prof[:, :, 6:] - prof[:, :, :-6])
