@@ -168,8 +168,11 @@ class LightPass:
 
 
 def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
-               down: Down | None = None, ones: bool = True, level: Level | None = None) -> LightPass:
-    """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any.
+               down: Down | None = None, ones: bool = True, level: Level | None = None,
+               pip_d: float | None = None) -> LightPass:
+    """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any;
+    else `pip_d`, a pip's diameter from the die measured in the frame (the reader's), else one from the
+    frame's size (a 640 px frame of the development photos' 36 px dice: 8 px).
 
     `down` (from a calibrated camera, vision/camera.py): the image vector from a flat die's top-face
     centre to its bottom; with it, a face beside which a side face shows where a flat die's cannot is
@@ -179,7 +182,7 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     With the colour frame `bgr`, only white, grey or cream faces are kept: on yellow or pale green dice the
     body-first reader does better (their lone pips and oblique 2s were misread here: 8 of 50 on Byler).
     """
-    pip_d = PIP_D_PER_G * g_known if g_known else min(gray.shape[:2]) / 80.0
+    pip_d = PIP_D_PER_G * g_known if g_known else pip_d or min(gray.shape[:2]) / 80.0
     floor, edge = noise_floors(gray)
     c, oval, resp = _all_spots(gray, pip_d, True, floor)
     faces = _proposals(gray, c, resp, g_known, _merged(c, oval), level, edge)

@@ -23,7 +23,7 @@ from vision.camera import BoardCamera
 from vision.candidates import BARE_SPOTS, spot_clusters
 from vision.change import Box, cores, grow, inside
 from vision.colourpips import read_colour_face
-from vision.darkpips import SIDE_PER_G, Down, Level, LightFace, LightPass, light_pass
+from vision.darkpips import PIP_D_PER_G, SIDE_PER_G, Down, Level, LightFace, LightPass, light_pass
 from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.look import DieLook
@@ -40,7 +40,7 @@ from vision.netcheck import (
 )
 from vision.pipshape import slant, white
 from vision.reading import DiceReading, Die, Verdict
-from vision.scale import enlarged, reading_scale, shrunk, shrunk_boxes
+from vision.scale import enlarged, frame_die, scale_for, shrunk, shrunk_boxes
 from vision.scene import neutral_gains
 
 U8 = NDArray[np.uint8]
@@ -274,18 +274,24 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
     h, w = frame.shape[:2]
-    scale = reading_scale(frame, calibrated_die_size(calibration, (w, h)))
+    die = frame_die(frame, calibrated_die_size(calibration, (w, h)))
+    scale = scale_for(die)
     if scale >= 1.0:
-        return _read_frame(frame, calibration, expect, net, changed)
+        return _read_frame(frame, calibration, expect, net, changed, die)
     small, fx, fy = shrunk(frame, scale)
     boxes = None if changed is None else shrunk_boxes(changed, fx, fy, (small.shape[1], small.shape[0]))
-    return enlarged(_read_frame(small, calibration, expect, net, boxes), fx, fy)
+    return enlarged(_read_frame(small, calibration, expect, net, boxes, die * 0.5 * (fx + fy) if die else None),
+                    fx, fy)
 
 
 def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,
-                changed: Sequence[Box] | None) -> DiceReading:
+                changed: Sequence[Box] | None, measured: float | None = None) -> DiceReading:
+    """`measured`: the die size in `frame`'s pixels as measured for its scale (vision/scale.py), if any."""
     h, w = frame.shape[:2]
     hint = calibrated_die_size(calibration, (w, h))
+    # Uncalibrated, the pip passes' scale follows the die measured in the frame as the calibrated die sets
+    # it (a pip 0.65 of the pitch), not the frame's size: a wide view holds small dice, a crop large ones.
+    pip_d = None if hint or not measured else PIP_D_PER_G * measured / SIDE_PER_G
     if changed is not None and not hint:
         raise ValueError("read_dice: reading only where the table changed needs a calibration with a die size")
     poly = _polygon(calibration, (w, h))
@@ -306,7 +312,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         gray = np.asarray(cv2.cvtColor(sub, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
         down = _at(cam.down, win.offset) if cam else None
         level = _at(cam.level, win.offset) if cam else None
-        grey = light_pass(gray, g_known, sub, down, level=level)
+        grey = light_pass(gray, g_known, sub, down, level=level, pip_d=pip_d)
         parts.append(_Part(win, sub, gray, grey, [f for f in grey.faces if win.holds(f.centre)], down, level))
     # Light pips on dark or coloured dice: the same reader on the inverted grey image (pips become dark
     # spots on a light face). Byler: 297 of 298 such faces of 2-6 pips right, none off a die; its lone
@@ -322,7 +328,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         for p in parts:
             for plane in (p.gray, p.bgr[..., 2], p.bgr[..., 1]):
                 more = light_pass(np.ascontiguousarray(255 - plane), g_known, None, p.down, ones=False,
-                                  level=p.level).faces
+                                  level=p.level, pip_d=pip_d).faces
                 p.faces += [f for f in more if p.win.holds(f.centre) and all(
                     np.hypot(f.centre[0] - o.centre[0], f.centre[1] - o.centre[1]) >= 0.8 * max(f.side, o.side)
                     for o in p.faces)]

@@ -41,10 +41,19 @@ SHRINK_ABOVE = 1.5 * READ_DIE
 MEASURE_AT = 20.0
 
 
+def frame_die(frame: U8, die: float | None) -> float | None:
+    """The die size of `frame` in pixels: `die` (calibrated) where given, else measured here (None: no
+    die-like blob to measure)."""
+    return die if die is not None else rough_die_size(frame, SHRINK_ABOVE / MEASURE_AT)
+
+
 def reading_scale(frame: U8, die: float | None) -> float:
     """The factor (at most 1) to read `frame` at, for dice of `die` pixels (None: measure them here)."""
-    if die is None:
-        die = rough_die_size(frame, SHRINK_ABOVE / MEASURE_AT)
+    return scale_for(frame_die(frame, die))
+
+
+def scale_for(die: float | None) -> float:
+    """The factor (at most 1) to read a frame at whose dice measure `die` pixels (None: unknown)."""
     if die is None or die <= SHRINK_ABOVE:
         return 1.0
     return READ_DIE / die

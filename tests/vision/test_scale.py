@@ -92,3 +92,31 @@ def test_boxes_and_dice_map_between_the_frame_and_its_shrunk_copy() -> None:
     assert d.corners[1] == pytest.approx((120.0, 66.0 / fy))
     assert d.size == pytest.approx(12.0 / (0.5 * (fx + fy)))
     assert (d.value, d.confidence, d.on_board) == (4, 0.9, True)
+
+
+
+def test_uncalibrated_pip_scale_follows_the_measured_die_not_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same 30 px dice seen by a 640x480 camera and by a wide 1920x1440 one: the pip passes look for pips
+    # of the dice's size in both. (The frame's size once set it: 6 px and 18 px, a black-hat three times too
+    # wide in the wide view, which took twice the time.)
+    import vision.reader as reader
+
+    seen: list[object] = []
+    real = reader.light_pass
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(kwargs.get("pip_d"))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader, "light_pass", spy)
+    pips = []
+    for w, h in ((640, 480), (1920, 1440)):
+        seen.clear()
+        spec = [DieSpec(4, (w / 2 - 80, h / 2), size=30.0, angle=12), DieSpec(6, (w / 2 + 90, h / 2 + 40), size=30.0)]
+        r = read_dice(render(spec, size=(w, h), seed=3))
+        assert r.verdict is Verdict.OK and sorted(d.value for d in r.dice) == [4, 6], r.reason
+        assert seen and len(set(seen)) == 1 and isinstance(seen[0], float), seen
+        pips.append(seen[0])
+    # A pip is 0.65 of the pitch and a die 3.85 pitches, of the die as measured (its blob, with its shadow
+    # and bevel, is a little larger than the face drawn): 5-7 px here in both frames.
+    assert all(4.5 < p < 7.5 for p in pips) and abs(pips[0] - pips[1]) < 0.1 * pips[0], pips
