@@ -189,13 +189,23 @@ def measure_die_size(mask: U8, guess: float) -> float | None:
     return float(np.median(arr[: max(1, (len(arr) + 1) // 2 + len(arr) // 4)]))
 
 
+# A measure within this band of a guess (as a ratio) leaves the guess standing: the guesses from a frame's
+# size fit the frames the reader was developed on, and a measure on a few blobs is noisier than that.
+NEAR_GUESS = (0.7, 1.4)
+
+
+def far_from(measured: float, guess: float) -> bool:
+    """Whether `measured` lies outside NEAR_GUESS of `guess` (the guess should give way to it)."""
+    return not NEAR_GUESS[0] < measured / guess < NEAR_GUESS[1]
+
+
 def _measured(lab: U8, guess: float) -> tuple[float | None, U8, U8]:
     """The die size measured from the frame (None: no compact blob), and the masks it was measured on.
     A measure far from the guess is taken again on masks made at the measured size (the kernels scale
     with it)."""
     mask, level = _masks(lab, guess)
     measured = measure_die_size(mask, guess)
-    if measured is not None and not 0.7 < measured / guess < 1.4:
+    if measured is not None and far_from(measured, guess):
         mask, level = _masks(lab, measured)
         measured = measure_die_size(mask, measured) or measured
     return measured, mask, level

@@ -36,6 +36,9 @@ F64 = NDArray[np.float64]
 SIDE_PER_G = 3.85
 # Pip diameter over pitch on the dice measured (Byler photos, simulated camera: 0.6-0.7).
 PIP_D_PER_G = 0.65
+# Without a calibration, a pip's diameter is the frame's short side over this: the development photos'
+# (640 px, dice of 29-47 px: 8 px), and the tests' renders (480 px, dice of 40 px: 6 px).
+FRAME_PER_PIP_D = 80.0
 KERNEL_PER_DIAM = 2.4  # black-hat kernel in pip diameters: fills a pip, not the face around it
 MIN_SPOT = 14.0  # grey levels: weaker spots are JPEG noise or paper texture
 # ... and on a noisy sensor, spots weaker than this many times its pixel noise (vision/scene.py): on pure
@@ -171,8 +174,8 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
                down: Down | None = None, ones: bool = True, level: Level | None = None,
                pip_d: float | None = None) -> LightPass:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any;
-    else `pip_d`, a pip's diameter from the die measured in the frame (the reader's), else one from the
-    frame's size (a 640 px frame of the development photos' 36 px dice: 8 px).
+    else `pip_d`, a pip's diameter in pixels (the reader's, vision/reader.py), else one from the frame's
+    size (FRAME_PER_PIP_D).
 
     `down` (from a calibrated camera, vision/camera.py): the image vector from a flat die's top-face
     centre to its bottom; with it, a face beside which a side face shows where a flat die's cannot is
@@ -182,7 +185,7 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     With the colour frame `bgr`, only white, grey or cream faces are kept: on yellow or pale green dice the
     body-first reader does better (their lone pips and oblique 2s were misread here: 8 of 50 on Byler).
     """
-    pip_d = PIP_D_PER_G * g_known if g_known else pip_d or min(gray.shape[:2]) / 80.0
+    pip_d = PIP_D_PER_G * g_known if g_known else pip_d or min(gray.shape[:2]) / FRAME_PER_PIP_D
     floor, edge = noise_floors(gray)
     c, oval, resp = _all_spots(gray, pip_d, True, floor)
     faces = _proposals(gray, c, resp, g_known, _merged(c, oval), level, edge)

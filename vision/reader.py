@@ -18,12 +18,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.model import Calibration
-from vision.bodies import Body, segment
+from vision.bodies import Body, far_from, segment
 from vision.camera import BoardCamera
 from vision.candidates import BARE_SPOTS, spot_clusters
 from vision.change import Box, cores, grow, inside
 from vision.colourpips import read_colour_face
-from vision.darkpips import PIP_D_PER_G, SIDE_PER_G, Down, Level, LightFace, LightPass, light_pass
+from vision.darkpips import FRAME_PER_PIP_D, PIP_D_PER_G, SIDE_PER_G, Down, Level, LightFace, LightPass, light_pass
 from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.look import DieLook
@@ -289,9 +289,14 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     """`measured`: the die size in `frame`'s pixels as measured for its scale (vision/scale.py), if any."""
     h, w = frame.shape[:2]
     hint = calibrated_die_size(calibration, (w, h))
-    # Uncalibrated, the pip passes' scale follows the die measured in the frame as the calibrated die sets
-    # it (a pip 0.65 of the pitch), not the frame's size: a wide view holds small dice, a crop large ones.
-    pip_d = None if hint or not measured else PIP_D_PER_G * measured / SIDE_PER_G
+    # Uncalibrated, the pip passes' scale comes from the frame's size, as the reader was developed, unless
+    # the die measured in the frame sets it (a pip 0.65 of the pitch, as a calibrated die does) further off
+    # than measures of the die are taken to be (bodies.far_from): a wide view holds small dice, a tight crop
+    # large ones. (The measured die alone, everywhere, was tried and not kept: see docs/vision.md.)
+    pip_d = None
+    if not hint and measured:
+        from_die, from_frame = PIP_D_PER_G * measured / SIDE_PER_G, min(h, w) / FRAME_PER_PIP_D
+        pip_d = from_die if far_from(from_die, from_frame) else from_frame
     if changed is not None and not hint:
         raise ValueError("read_dice: reading only where the table changed needs a calibration with a die size")
     poly = _polygon(calibration, (w, h))

@@ -97,8 +97,9 @@ def test_boxes_and_dice_map_between_the_frame_and_its_shrunk_copy() -> None:
 
 def test_uncalibrated_pip_scale_follows_the_measured_die_not_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
     # The same 30 px dice seen by a 640x480 camera and by a wide 1920x1440 one: the pip passes look for pips
-    # of the dice's size in both. (The frame's size once set it: 6 px and 18 px, a black-hat three times too
-    # wide in the wide view, which took twice the time.)
+    # of the dice's size in both. (The frame's size alone once set it: 6 px and 18 px, a black-hat three
+    # times too wide in the wide view, which took twice the time. Now the frame's guess stands in the
+    # 640x480 frame, where the measured die agrees with it, and the measured die sets it in the wide one.)
     import vision.reader as reader
 
     seen: list[object] = []
@@ -118,5 +119,5 @@ def test_uncalibrated_pip_scale_follows_the_measured_die_not_the_frame(monkeypat
         assert seen and len(set(seen)) == 1 and isinstance(seen[0], float), seen
         pips.append(seen[0])
     # A pip is 0.65 of the pitch and a die 3.85 pitches, of the die as measured (its blob, with its shadow
-    # and bevel, is a little larger than the face drawn): 5-7 px here in both frames.
+    # and bevel, is a little larger than the face drawn), or the frame's 6 px: 5-7 px in both frames.
     assert all(4.5 < p < 7.5 for p in pips) and abs(pips[0] - pips[1]) < 0.1 * pips[0], pips
