@@ -286,7 +286,8 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
 
 def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,
                 changed: Sequence[Box] | None, measured: float | None = None) -> DiceReading:
-    """`measured`: the die size in `frame`'s pixels as measured for its scale (vision/scale.py), if any."""
+    """`measured`: the die size in `frame`'s pixels that chose its scale (vision/scale.py: the calibrated one,
+    else as measured in the frame), if any."""
     h, w = frame.shape[:2]
     hint = calibrated_die_size(calibration, (w, h))
     # Uncalibrated, the pip passes' scale comes from the frame's size, as the reader was developed, unless

@@ -94,8 +94,7 @@ def test_boxes_and_dice_map_between_the_frame_and_its_shrunk_copy() -> None:
     assert (d.value, d.confidence, d.on_board) == (4, 0.9, True)
 
 
-
-def test_uncalibrated_pip_scale_follows_the_measured_die_not_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_wide_view_looks_for_pips_of_its_dice_not_of_its_frame(monkeypatch: pytest.MonkeyPatch) -> None:
     # The same 30 px dice seen by a 640x480 camera and by a wide 1920x1440 one: the pip passes look for pips
     # of the dice's size in both. (The frame's size alone once set it: 6 px and 18 px, a black-hat three
     # times too wide in the wide view, which took twice the time. Now the frame's guess stands in the
