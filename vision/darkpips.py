@@ -175,7 +175,7 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
                pip_d: float | None = None) -> LightPass:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any;
     else `pip_d`, a pip's diameter in pixels (the reader's, vision/reader.py), else one from the frame's
-    size (FRAME_PER_PIP_D).
+    size (frame_pip_d).
 
     `down` (from a calibrated camera, vision/camera.py): the image vector from a flat die's top-face
     centre to its bottom; with it, a face beside which a side face shows where a flat die's cannot is
@@ -185,7 +185,7 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     With the colour frame `bgr`, only white, grey or cream faces are kept: on yellow or pale green dice the
     body-first reader does better (their lone pips and oblique 2s were misread here: 8 of 50 on Byler).
     """
-    pip_d = PIP_D_PER_G * g_known if g_known else pip_d or min(gray.shape[:2]) / FRAME_PER_PIP_D
+    pip_d = PIP_D_PER_G * g_known if g_known else pip_d or frame_pip_d(gray.shape[1], gray.shape[0])
     floor, edge = noise_floors(gray)
     c, oval, resp = _all_spots(gray, pip_d, True, floor)
     faces = _proposals(gray, c, resp, g_known, _merged(c, oval), level, edge)
@@ -202,6 +202,11 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     if down is not None:
         faces = [_lean_check(f, c, oval, faces, down) for f in faces]
     return LightPass(tuple(faces), c)
+
+
+def frame_pip_d(w: int, h: int) -> float:
+    """A pip's diameter guessed from the size of a frame w x h alone (FRAME_PER_PIP_D)."""
+    return min(w, h) / FRAME_PER_PIP_D
 
 
 def noise_floors(gray: U8) -> tuple[float, float]:

@@ -23,7 +23,16 @@ from vision.camera import BoardCamera
 from vision.candidates import BARE_SPOTS, spot_clusters
 from vision.change import Box, cores, grow, inside
 from vision.colourpips import read_colour_face
-from vision.darkpips import FRAME_PER_PIP_D, PIP_D_PER_G, SIDE_PER_G, Down, Level, LightFace, LightPass, light_pass
+from vision.darkpips import (
+    PIP_D_PER_G,
+    SIDE_PER_G,
+    Down,
+    Level,
+    LightFace,
+    LightPass,
+    frame_pip_d,
+    light_pass,
+)
 from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.look import DieLook
@@ -278,10 +287,10 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     scale = scale_for(die)
     if scale >= 1.0:
         return _read_frame(frame, calibration, expect, net, changed, die)
+    assert die is not None  # (a frame is read shrunk only for a die of known size)
     small, fx, fy = shrunk(frame, scale)
     boxes = None if changed is None else shrunk_boxes(changed, fx, fy, (small.shape[1], small.shape[0]))
-    return enlarged(_read_frame(small, calibration, expect, net, boxes, die * 0.5 * (fx + fy) if die else None),
-                    fx, fy)
+    return enlarged(_read_frame(small, calibration, expect, net, boxes, die * 0.5 * (fx + fy)), fx, fy)
 
 
 def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,
@@ -296,7 +305,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     # large ones. (The measured die alone, everywhere, was tried and not kept: see docs/vision.md.)
     pip_d = None
     if not hint and measured:
-        from_die, from_frame = PIP_D_PER_G * measured / SIDE_PER_G, min(h, w) / FRAME_PER_PIP_D
+        from_die, from_frame = PIP_D_PER_G * measured / SIDE_PER_G, frame_pip_d(w, h)
         pip_d = from_die if far_from(from_die, from_frame) else from_frame
     if changed is not None and not hint:
         raise ValueError("read_dice: reading only where the table changed needs a calibration with a die size")
