@@ -1,6 +1,7 @@
 """Bench: our dice reader vs the blob-and-cluster peer, same photos, same process, one core.
 
 Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S] [--streams N] [--looks] [--no-photos]
+       [--sim-scale K]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
 with one OpenCV thread; each frame is timed R times (perf_counter) and its median kept, and the medians
@@ -51,6 +52,14 @@ timed part): the same accuracy; photos 96.6 / 34.6 ms (0.36x), crops 69.9 / 26.0
 median 11.2, mean 14.6 ms against 28.0 / 28.8 ms (2.51x / 1.98x), by kind 9.8 / 12.3 / 14.6 / 21.5 ms on
 the mean; whole 15.3 / 28.5 ms (1.83x / 1.01x).
 
+--sim-scale K takes the simulated camera's frames resized by K (both frames of a throw, INTER_AREA): a camera
+with smaller dice seeing the same table, its calibration scaled with the frame. At 0.62 (397x298, dice of 19
+px, below the development photos' smallest) on 2026-11-26, 40 seeds, R=3: read enlarged to the working die
+size (vision/scale.py), 159/160 right whole and where changed, no wrong ok, where changed median 12.7 ms,
+mean 14.7 ms; at the commit before (read as taken), 150/160 and 9 wrong oks (cocked throws), 8.9 / 11.3 ms.
+The peer read 75/160 (none of the plain throws: its blob sizes and DBSCAN radius are its own camera's) at
+11.1-12.6 ms. docs/vision.md, "Small dice".
+
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
 DBSCAN at 40 px, pips counted per cluster; it has no notion of confidence, so all its values count as
@@ -99,6 +108,8 @@ def main() -> int:
     ap.add_argument("--streams", type=int, default=0,
                     help="simulated programmes of six throws read behind the roll watcher (0: none)")
     ap.add_argument("--no-photos", action="store_true", help="skip the Byler photos (the product path only)")
+    ap.add_argument("--sim-scale", type=float, default=1.0,
+                    help="the simulated camera's frames resized by this factor (0.62: dice of 19 px, 396x298)")
     args = ap.parse_args()
     if not byler.available():
         print(byler.SKIP_REASON)
@@ -109,7 +120,7 @@ def main() -> int:
     if args.looks:
         other_cameras(args.limit)
     if args.sim_seeds:
-        product_path(args.sim_seeds, max(1, args.repeat))
+        product_path(args.sim_seeds, max(1, args.repeat), args.sim_scale)
     if args.streams:
         watched(args.streams)
     return 0
@@ -189,7 +200,7 @@ def other_cameras(limit: int) -> None:
               f"median {1000 * statistics.median(times):.1f} ms a photo")
 
 
-def product_path(seeds: int, repeat: int) -> None:
+def product_path(seeds: int, repeat: int, k: float = 1.0) -> None:
     """The product's own read: a 640x480 frame of the simulated camera at rest, calibrated, two dice
     expected, for each kind of throw; all readers on the same frames, interleaved. Ours twice: reading the
     whole frame, and (as the roll watcher reads a throw) only where the frame differs from the table
@@ -197,7 +208,9 @@ def product_path(seeds: int, repeat: int) -> None:
     vision/watcher.py `_read`): the boxes of change between the two frames at the watcher's work size
     (vision/change.py) and the read. The two frames at that size are not timed: the watcher holds the
     table's look before the throw that way, and shrinks every frame it sees for its motion test whether or
-    not a throw is then read; the time that takes per frame is printed beside."""
+    not a throw is then read; the time that takes per frame is printed beside. `k`: both frames resized by
+    this factor (INTER_AREA), a camera with smaller (k < 1) or larger dice seeing the same table; the
+    calibration, made for 640x480, scales with the frame."""
     from hardware.simcam import SimulatedCamera
     from vision.change import THRESHOLD, WORK_WIDTH, changed_boxes, shrink
 
@@ -214,9 +227,9 @@ def product_path(seeds: int, repeat: int) -> None:
         for seed in range(1, seeds + 1):
             cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
             frames = list(cam)
-            frame = frames[-1].image
+            frame = _resized(frames[-1].image, k)
             cal = cam.calibration()
-            before = frames[0].image  # the table before the throw: the watcher's reference
+            before = _resized(frames[0].image, k)  # the table before the throw: the watcher's reference
             (truth,) = cam.throws
             n += 1
             factor = max(1, round(frame.shape[1] / WORK_WIDTH))
@@ -231,7 +244,7 @@ def product_path(seeds: int, repeat: int) -> None:
                     if name == "ours":
                         r = read_dice(frame, calibration=cal, expect=2)
                     elif name == CHANGED:
-                        boxes = changed_boxes(small_before, small, die=cam.die_size_px() / factor,
+                        boxes = changed_boxes(small_before, small, die=k * cam.die_size_px() / factor,
                                               threshold=THRESHOLD, factor=factor)
                         r = read_dice(frame, calibration=cal, expect=2, changed=boxes)
                     else:
@@ -245,7 +258,8 @@ def product_path(seeds: int, repeat: int) -> None:
                 right[name] += got
                 by_kind[name][kind] += got
                 wrong_ok[name] += int(r.verdict is Verdict.OK and not (truth.verdict is Verdict.OK and values_right))
-    print(f"product path (simulated camera 640x480, calibrated, 2 dice; ok / off-board / cocked / stacked x "
+    size = f"{frame.shape[1]}x{frame.shape[0]}, dice of {k * cam.die_size_px():.1f} px"
+    print(f"product path (simulated camera {size}, calibrated, 2 dice; ok / off-board / cocked / stacked x "
           f"{seeds} seeds = {n} throws):")
     for name in names:
         t = times[name]
@@ -263,6 +277,12 @@ def product_path(seeds: int, repeat: int) -> None:
             ratio = statistics.median(times[name]) / statistics.median(times[ours])
             mean_ratio = statistics.mean(times[name]) / statistics.mean(times[ours])
             print(f"  speed ratio {name}/{ours}: {ratio:.2f}x on the median frame, {mean_ratio:.2f}x on the mean")
+
+
+def _resized(image: NDArray[np.uint8], k: float) -> NDArray[np.uint8]:
+    if k == 1.0:
+        return image
+    return np.asarray(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA), dtype=np.uint8)
 
 
 def _read_changed(cal: Calibration, image: NDArray[np.uint8], boxes: tuple[Box, ...]) -> DiceReading:

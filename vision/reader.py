@@ -18,19 +18,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.model import Calibration
-from vision.bodies import Body, far_from, segment
+from vision.bodies import Body, segment
 from vision.camera import BoardCamera
 from vision.candidates import BARE_SPOTS, spot_clusters
 from vision.change import Box, cores, grow, inside
 from vision.colourpips import read_colour_face
 from vision.darkpips import (
-    PIP_D_PER_G,
     SIDE_PER_G,
     Down,
     Level,
     LightFace,
     LightPass,
-    frame_pip_d,
     light_pass,
 )
 from vision.dicenet import NO_DIE, DiceNet, NetRead
@@ -49,7 +47,7 @@ from vision.netcheck import (
 )
 from vision.pipshape import slant, white
 from vision.reading import DiceReading, Die, Verdict
-from vision.scale import enlarged, frame_die, scale_for, shrunk, shrunk_boxes
+from vision.scale import die_and_scale, resized, resized_boxes, restored, uncalibrated_pip_d
 from vision.scene import neutral_gains
 
 U8 = NDArray[np.uint8]
@@ -279,18 +277,18 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     Needs a calibration with a die size (the windows are measured in dice).
 
     Dice larger than the reader's working size are read on the frame shrunk to it (vision/scale.py): a
-    phone's photo reads as fast and as well as a camera's frame. Dice and boxes stay in `frame`'s pixels."""
+    phone's photo reads as fast and as well as a camera's frame; dice smaller than the development photos'
+    are read on the frame enlarged. Dice and boxes stay in `frame`'s pixels."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
     h, w = frame.shape[:2]
-    die = frame_die(frame, calibrated_die_size(calibration, (w, h)))
-    scale = scale_for(die)
-    if scale >= 1.0:
+    die, scale = die_and_scale(frame, calibrated_die_size(calibration, (w, h)))
+    if scale == 1.0:
         return _read_frame(frame, calibration, expect, net, changed, die)
-    assert die is not None  # (a frame is read shrunk only for a die of known size)
-    small, fx, fy = shrunk(frame, scale)
-    boxes = None if changed is None else shrunk_boxes(changed, fx, fy, (small.shape[1], small.shape[0]))
-    return enlarged(_read_frame(small, calibration, expect, net, boxes, die * 0.5 * (fx + fy)), fx, fy)
+    assert die is not None  # (a frame is read resized only for a die of known size)
+    work, fx, fy = resized(frame, scale)
+    boxes = None if changed is None else resized_boxes(changed, fx, fy, (work.shape[1], work.shape[0]))
+    return restored(_read_frame(work, calibration, expect, net, boxes, die * 0.5 * (fx + fy)), fx, fy)
 
 
 def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,
@@ -300,13 +298,9 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     h, w = frame.shape[:2]
     hint = calibrated_die_size(calibration, (w, h))
     # Uncalibrated, the pip passes' scale comes from the frame's size, as the reader was developed, unless
-    # the die measured in the frame sets it (a pip 0.65 of the pitch, as a calibrated die does) further off
-    # than measures of the die are taken to be (bodies.far_from): a wide view holds small dice, a tight crop
-    # large ones. (The measured die alone, everywhere, was tried and not kept: see docs/vision.md.)
-    pip_d = None
-    if not hint and measured:
-        from_die, from_frame = PIP_D_PER_G * measured / SIDE_PER_G, frame_pip_d(w, h)
-        pip_d = from_die if far_from(from_die, from_frame) else from_frame
+    # the die measured in the frame is far from it: a wide view holds small dice, a tight crop large ones.
+    # (The measured die alone, everywhere, was tried and not kept: see docs/vision.md.)
+    pip_d = uncalibrated_pip_d(measured, w, h) if not hint and measured else None
     if changed is not None and not hint:
         raise ValueError("read_dice: reading only where the table changed needs a calibration with a die size")
     poly = _polygon(calibration, (w, h))

@@ -1,4 +1,4 @@
-"""The scale a frame is read at: large dice are read shrunk to the size the reader works best at.
+"""The scale a frame is read at: dice far from the size the reader works best at are read resized to it.
 
 Every threshold of the reader derives from the die size, so it reads a die of any size in principle; but its
 kernels grow with the die (a black-hat a pip wide, a background median three dice wide), so its time grows
@@ -8,6 +8,13 @@ photo's die as segment() measures it, 1st percentile to largest). A phone's phot
 read 14 of its 22 dice, against 21 as taken. A frame whose dice measure more than SHRINK_ABOVE is therefore
 read shrunk (INTER_AREA, which averages, so nothing aliases) until a die measures READ_DIE, and the dice found
 are mapped back to its pixels.
+
+Small dice are the other way round: below the development photos' smallest, a 6's pips (3 px across, 1-2 px
+apart on a 20 px face) run together under the pip finder's smoothing and its 5 px local-maximum test, which
+no threshold derived from the die can undo. A frame whose dice measure under ENLARGE_BELOW is read enlarged
+(bicubic) to READ_DIE; uncalibrated, only where the faces read in it as taken agree (FACE_BELOW). The Byler
+photos at 0.7x (tests/vision/camera_looks.py, dice of 22-31 px) and the simulated camera at 0.62x (dice of
+19 px) read more dice, and refuse the cocked throws they accepted as taken: docs/vision.md, "Small dice".
 
 Pure: arrays and values in, values out.
 """
@@ -21,8 +28,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.bodies import rough_die_size
+from vision.bodies import far_from, rough_die_size
 from vision.change import Box
+from vision.darkpips import PIP_D_PER_G, SIDE_PER_G, frame_pip_d, light_pass
 from vision.reading import DiceReading, Die
 
 U8 = NDArray[np.uint8]
@@ -39,6 +47,20 @@ SHRINK_ABOVE = 1.5 * READ_DIE
 # much: large enough for segment's measure (it keeps compact blobs of a ninth of the guessed die's area or
 # more); a 640x480 frame is measured at 237x178, in 1.7 ms (vision/bodies.py, rough_die_size).
 MEASURE_AT = 20.0
+# Dice measured under this are read enlarged to READ_DIE: the development photos' smallest (1st percentile).
+ENLARGE_BELOW = 29.0
+# ... but at most this many times (four times the pixels). A die measured in the frame under READ_DIE /
+# MAX_ENLARGE (18 px, 7 px on the measuring copy) is more likely a mismeasure than a die (Byler photo 118:
+# dice of ~34 px measured 10.5 px from specks, whose read enlarged 3.4 times found 15 "dice" of 8): that
+# frame is read as taken. A calibrated die that small is a die, and is read enlarged MAX_ENLARGE times.
+MAX_ENLARGE = 2.0
+# Uncalibrated, the blob measure of a frame's die is checked before the frame is enlarged, against the top
+# faces the pips-first pass reads in it as taken (their pip grid gives a face's side exactly, where the blob
+# can lose a white die's body to a bright sheet: Byler photos 246 and 248 brightened (gamma 0.6), dice of 37-40
+# px labelled, measured 28 px, read enlarged, 2 values where no die is and 2 dice fewer). Faces whose median
+# side is at least the development photos' smallest (a photo's median face: 1st percentile 19.3 px) say the
+# dice are not small, and the frame is read as taken; no face read leaves the measure standing.
+FACE_BELOW = 19.0
 
 
 def frame_die(frame: U8, die: float | None) -> float | None:
@@ -48,35 +70,74 @@ def frame_die(frame: U8, die: float | None) -> float | None:
 
 
 def reading_scale(frame: U8, die: float | None) -> float:
-    """The factor (at most 1) to read `frame` at, for dice of `die` pixels (None: measure them here)."""
-    return scale_for(frame_die(frame, die))
+    """The factor to read `frame` at, for dice of `die` pixels (calibrated; None: measure them here)."""
+    return die_and_scale(frame, die)[1]
 
 
-def scale_for(die: float | None) -> float:
-    """The factor (at most 1) to read a frame at whose dice measure `die` pixels (None: unknown)."""
-    if die is None or die <= SHRINK_ABOVE:
+def die_and_scale(frame: U8, die: float | None) -> tuple[float | None, float]:
+    """The die size of `frame` (`die` where calibrated, else measured) and the factor to read it at."""
+    measured = frame_die(frame, die)
+    scale = scale_for(measured, calibrated=die is not None)
+    if scale > 1.0 and die is None and not faces_small(frame, measured):
+        return measured, 1.0
+    return measured, scale
+
+
+def uncalibrated_pip_d(measured: float | None, w: int, h: int) -> float:
+    """A pip's diameter for a frame w x h without a calibration: the frame's guess (frame_pip_d), unless the
+    die measured in it (a pip 0.65 of the pitch, a die 3.85 pitches, as a calibrated die sets it) lies
+    further off than measures of the die are taken to be (bodies.far_from)."""
+    from_frame = frame_pip_d(w, h)
+    if not measured:
+        return from_frame
+    from_die = PIP_D_PER_G * measured / SIDE_PER_G
+    return from_die if far_from(from_die, from_frame) else from_frame
+
+
+def faces_small(frame: U8, measured: float | None) -> bool:
+    """Whether the top faces the pips-first pass reads in `frame` as taken are smaller than the development
+    photos' (FACE_BELOW), as a die `measured` under ENLARGE_BELOW says; True where no face is read."""
+    h, w = frame.shape[:2]
+    gray = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    found = light_pass(gray, None, frame, pip_d=uncalibrated_pip_d(measured, w, h)).faces
+    sides = [f.side for f in found if f.value is not None]
+    return not sides or float(np.median(sides)) < FACE_BELOW
+
+
+def scale_for(die: float | None, *, calibrated: bool = False) -> float:
+    """The factor to read a frame at whose dice measure `die` pixels (None: unknown): under 1 for large
+    dice, over 1 for small ones (at most MAX_ENLARGE), 1 for dice of the size the reader was developed on.
+    A die measured in the frame (not `calibrated`) under READ_DIE / MAX_ENLARGE is not trusted: 1."""
+    if die is None or ENLARGE_BELOW <= die <= SHRINK_ABOVE:
         return 1.0
-    return READ_DIE / die
+    if die > SHRINK_ABOVE:
+        return READ_DIE / die
+    if not calibrated and die < READ_DIE / MAX_ENLARGE:
+        return 1.0
+    return min(MAX_ENLARGE, READ_DIE / die)
 
 
-def shrunk(frame: U8, scale: float) -> tuple[U8, float, float]:
-    """`frame` resized by `scale`, and the factors (x, y) it was resized by after rounding to whole pixels."""
+def resized(frame: U8, scale: float) -> tuple[U8, float, float]:
+    """`frame` resized by `scale`, and the factors (x, y) it was resized by after rounding to whole pixels.
+    Shrunk by averaging (nothing aliases), enlarged bicubically (sharper edges and pips than bilinear: at
+    0.7x, 89.5% of the Byler photos' dice read against 90.6%)."""
     h, w = frame.shape[:2]
     sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
-    small = np.asarray(cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA), dtype=np.uint8)
-    return small, sw / w, sh / h
+    how = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_CUBIC
+    out = np.asarray(cv2.resize(frame, (sw, sh), interpolation=how), dtype=np.uint8)
+    return out, sw / w, sh / h
 
 
-def shrunk_boxes(boxes: Sequence[Box], fx: float, fy: float, size: tuple[int, int]) -> tuple[Box, ...]:
-    """Boxes of the full frame in the shrunk frame's pixels (`size`: its width and height), grown outward
+def resized_boxes(boxes: Sequence[Box], fx: float, fy: float, size: tuple[int, int]) -> tuple[Box, ...]:
+    """Boxes of the full frame in the resized frame's pixels (`size`: its width and height), grown outward
     to whole pixels so that nothing inside a box is lost."""
     w, h = size
     return tuple((max(0, int(np.floor(x0 * fx))), max(0, int(np.floor(y0 * fy))),
                   min(w, int(np.ceil(x1 * fx))), min(h, int(np.ceil(y1 * fy)))) for x0, y0, x1, y1 in boxes)
 
 
-def enlarged(reading: DiceReading, fx: float, fy: float) -> DiceReading:
-    """A reading of a frame shrunk by (fx, fy), in the full frame's pixels."""
+def restored(reading: DiceReading, fx: float, fy: float) -> DiceReading:
+    """A reading of a frame resized by (fx, fy), in the frame's own pixels."""
     def back(d: Die) -> Die:
         return replace(d, center=(d.center[0] / fx, d.center[1] / fy), size=d.size / (0.5 * (fx + fy)),
                        corners=tuple((x / fx, y / fy) for x, y in d.corners))

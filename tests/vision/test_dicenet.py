@@ -203,15 +203,19 @@ Answer = tuple[int, float] | dict[int, float]
 class FixedNet(DiceNet):
     """A stand-in net whose answers the test fixes: (class, probability), or {class: probability, ...}, near
     given points (class 0 no die, 1..6 a value, COCKED), and "no die" at 0.5 elsewhere; the rest of the
-    probability is spread evenly over the other classes."""
+    probability is spread evenly over the other classes. The points are in the pixels of a frame of `size`
+    (w, h): the reader may read a frame resized (vision/scale.py) and ask the net about that one."""
 
-    def __init__(self, answers: dict[tuple[float, float], Answer]) -> None:
+    def __init__(self, answers: dict[tuple[float, float], Answer], size: tuple[int, int] = (640, 480)) -> None:
         self.answers = answers
+        self.size = size
 
     def read(self, frame: np.ndarray, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]:
+        fx, fy = frame.shape[1] / self.size[0], frame.shape[0] / self.size[1]
         out = []
         for c in centres:
-            a = next((a for xy, a in self.answers.items() if np.hypot(c[0] - xy[0], c[1] - xy[1]) < die), (0, 0.5))
+            a = next((a for (x, y), a in self.answers.items() if np.hypot(c[0] - fx * x, c[1] - fy * y) < die),
+                     (0, 0.5))
             fixed = dict([a]) if isinstance(a, tuple) else a
             rest = (1.0 - sum(fixed.values())) / (N_CLASSES - len(fixed))
             out.append(NetRead.of(tuple(fixed.get(k, rest) for k in range(N_CLASSES))))

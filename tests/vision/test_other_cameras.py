@@ -37,7 +37,8 @@ FLOORS = {
     "cool light": (0.93, 0.86),  # 95.79% / 87.24%
     "noise 6 levels": (0.95, 0.88),  # 97.89% / 89.77%
     "JPEG quality 40": (0.93, 0.81),  # 95.79% / 82.62%
-    "0.7x (dice 22-31 px)": (0.87, 0.85),  # 89.47% / 87.24%
+    # Read enlarged to the working die size (vision/scale.py), 2026-11-26; as taken 94.74% / 88.56%.
+    "0.7x (dice 22-31 px)": (0.94, 0.87),  # 96.84% (92 of 95) / 89.44%
     # Read shrunk to the working die size (vision/scale.py). As they were, read at full size: 3x 93.68% /
     # 88.23% at 0.8 s a photo; 5x (every 25th photo: 10 photos, 69 dice) 84.06% of the dice at 5.3 s a
     # photo, against 94.20% at 0.14 s shrunk.
@@ -58,3 +59,23 @@ def test_reads_the_photos_as_another_camera_takes_them(look: str) -> None:
     # Values read where no die is labelled: measured 2-5 (at most 1 a photo on the original photos' count).
     assert s.false_dice <= 8
     assert s.images_ok_wrong <= 2  # measured 0-1
+
+
+def test_small_dice_read_enlarged_read_more_than_as_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 0.7x photos (dice of 22-31 px, below the development photos' smallest) read enlarged to the working
+    die size (vision/scale.py) against the same photos read as taken: more dice read, white ones included,
+    accuracy held at the other looks' floor. Measured on these photos: 89.44% against 88.56% of the dice,
+    white 92 against 90 of 95, accuracy 99.75% against 99.88% (811 of 813 right against 804 of 805: one
+    more dark die misread, a 6 read as 4)."""
+    import vision.scale
+
+    look = "0.7x (dice 22-31 px)"
+    enlarged = score(look)
+    monkeypatch.setattr(vision.scale, "ENLARGE_BELOW", 0.0)
+    taken = byler.Score()
+    read = byler.held_out(read_dice)
+    for p in camera_looks.photos(look, every=2):
+        byler.score_photo(p, read(p), MIN_CONFIDENCE, taken)
+    assert enlarged.overall.accepted >= taken.overall.accepted + 5, (enlarged.overall.accepted, taken.overall.accepted)
+    assert enlarged.by_colour["white"].accepted > taken.by_colour["white"].accepted
+    assert enlarged.overall.accuracy >= 0.99

@@ -1,5 +1,5 @@
-"""Large dice are read on the frame shrunk to the reader's working size (vision/scale.py), and the dice found
-are reported in the frame's own pixels."""
+"""Large dice are read on the frame shrunk to the reader's working size (vision/scale.py), small ones on the
+frame enlarged to it, and the dice found are reported in the frame's own pixels."""
 
 from __future__ import annotations
 
@@ -7,12 +7,24 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.scale
 from calibration.model import Calibration
 from tests.vision.render import DieSpec, render
 from vision import Verdict, read_dice
 from vision.change import changes
 from vision.reading import DiceReading, Die
-from vision.scale import READ_DIE, SHRINK_ABOVE, enlarged, reading_scale, shrunk, shrunk_boxes
+from vision.scale import (
+    ENLARGE_BELOW,
+    FACE_BELOW,
+    MAX_ENLARGE,
+    READ_DIE,
+    SHRINK_ABOVE,
+    reading_scale,
+    resized,
+    resized_boxes,
+    restored,
+    scale_for,
+)
 
 
 def test_dice_of_the_working_size_are_read_as_taken() -> None:
@@ -79,15 +91,68 @@ def test_a_calibrated_camera_with_larger_frames_reads_the_same_throw(kind: str, 
                            for d in r.dice) < 0.25 * die
 
 
-def test_boxes_and_dice_map_between_the_frame_and_its_shrunk_copy() -> None:
+def test_dice_outside_the_development_sizes_are_read_at_the_working_size() -> None:
+    assert scale_for(None) == 1.0
+    assert scale_for(ENLARGE_BELOW) == scale_for(SHRINK_ABOVE) == 1.0  # the development photos' dice, as taken
+    assert scale_for(2 * SHRINK_ABOVE) == pytest.approx(READ_DIE / (2 * SHRINK_ABOVE))
+    assert scale_for(24.0) == pytest.approx(READ_DIE / 24.0) == scale_for(24.0, calibrated=True)
+    # A die measured in the frame under half the working size is taken for a mismeasure; a calibrated one
+    # is a die, read enlarged as far as MAX_ENLARGE.
+    assert scale_for(12.0) == 1.0
+    assert scale_for(12.0, calibrated=True) == MAX_ENLARGE
+
+
+@pytest.mark.parametrize(("drawn", "enlarged"), [(40.0, False), (16.0, True)])
+def test_uncalibrated_small_measure_is_checked_against_the_faces_read(monkeypatch: pytest.MonkeyPatch,
+                                                                      drawn: float, enlarged: bool) -> None:
+    """A blob measure under ENLARGE_BELOW (here forced: 24 px) enlarges an uncalibrated frame only where the
+    faces the pips-first pass reads as taken are small too: white dice drawn 40 px wide have faces over
+    FACE_BELOW, and the frame is read as taken; dice drawn 16 px wide are read enlarged."""
+    monkeypatch.setattr(vision.scale, "frame_die", lambda frame, die: 24.0)
+    spec = [DieSpec(5, (250, 220), size=drawn, angle=12), DieSpec(6, (380, 280), size=drawn, angle=40)]
+    frame = render(spec, seed=4)
+    assert READ_DIE / MAX_ENLARGE < 24.0 < ENLARGE_BELOW and FACE_BELOW < 0.7 * 40.0
+    assert scale_for(24.0) > 1.0
+    assert (reading_scale(frame, None) > 1.0) is enlarged
+    assert reading_scale(frame, 24.0) == scale_for(24.0, calibrated=True)  # calibrated: no check
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("ok", 5), ("cocked", 6), ("cocked", 7), ("stacked", 34)])
+def test_a_calibrated_camera_with_small_dice_reads_them_enlarged(kind: str, seed: int) -> None:
+    """The simulated camera's throw taken at 0.62 times the calibration's frame size (396x298, dice of 19
+    px, below the development photos' smallest): read as taken, these plain and cocked throws were refused
+    ("found 1 dice") and accepted with a leaning die's visible face (a wrong `ok`: 9 of 40 cocked throws,
+    bench/vision.py --sim-scale 0.62); read enlarged to the working size, whole and where the table changed,
+    each gets its own verdict and values, and the dice lie where the throw put them."""
+    before, after, cal, cam = _sim(kind, seed)
+    k = 0.62
+    die = cam.die_size_px() * k  # type: ignore[attr-defined]
+    assert READ_DIE / MAX_ENLARGE < die < ENLARGE_BELOW
+
+    def small(img: np.ndarray) -> np.ndarray:
+        return np.asarray(cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+
+    (truth,) = cam.throws  # type: ignore[attr-defined]
+    readings = [read_dice(small(after), calibration=cal),
+                read_dice(small(after), calibration=cal, changed=changes(small(before), small(after), die))]
+    for r in readings:
+        assert r.verdict is truth.verdict, r.reason
+        if truth.verdict is Verdict.OK:
+            assert sorted(r.values) == sorted(truth.values)  # type: ignore[type-var]
+            for t in truth.dice:
+                assert min(np.hypot(d.center[0] - k * t.center_px[0], d.center[1] - k * t.center_px[1])
+                           for d in r.dice) < 0.25 * die
+
+
+def test_boxes_and_dice_map_between_the_frame_and_its_resized_copy() -> None:
     frame = np.zeros((1001, 1500, 3), np.uint8)
-    small, fx, fy = shrunk(frame, 0.3)
+    small, fx, fy = resized(frame, 0.3)
     assert small.shape == (300, 450, 3)
     assert (fx, fy) == (0.3, 300 / 1001)
     # Grown outward to whole pixels, clipped to the shrunk frame.
-    assert shrunk_boxes([(10, 20, 1000, 1001)], fx, fy, (450, 300)) == ((3, 5, 300, 300),)
+    assert resized_boxes([(10, 20, 1000, 1001)], fx, fy, (450, 300)) == ((3, 5, 300, 300),)
     r = DiceReading(Verdict.OK, "", (Die(4, (30.0, 60.0), 0.9, True, 12.0, ((24.0, 54.0), (36.0, 66.0))),))
-    (d,) = enlarged(r, fx, fy).dice
+    (d,) = restored(r, fx, fy).dice
     assert d.center == pytest.approx((100.0, 60.0 / fy))
     assert d.corners[1] == pytest.approx((120.0, 66.0 / fy))
     assert d.size == pytest.approx(12.0 / (0.5 * (fx + fy)))
