@@ -109,7 +109,7 @@ def main() -> int:
                     help="simulated programmes of six throws read behind the roll watcher (0: none)")
     ap.add_argument("--no-photos", action="store_true", help="skip the Byler photos (the product path only)")
     ap.add_argument("--sim-scale", type=float, default=1.0,
-                    help="the simulated camera's frames resized by this factor (0.62: dice of 19 px, 396x298)")
+                    help="the simulated camera's frames resized by this factor (0.62: dice of 19 px, 397x298)")
     args = ap.parse_args()
     if not byler.available():
         print(byler.SKIP_REASON)

@@ -119,7 +119,7 @@ def test_uncalibrated_small_measure_is_checked_against_the_faces_read(monkeypatc
 
 @pytest.mark.parametrize(("kind", "seed"), [("ok", 5), ("cocked", 6), ("cocked", 7), ("stacked", 34)])
 def test_a_calibrated_camera_with_small_dice_reads_them_enlarged(kind: str, seed: int) -> None:
-    """The simulated camera's throw taken at 0.62 times the calibration's frame size (396x298, dice of 19
+    """The simulated camera's throw taken at 0.62 times the calibration's frame size (397x298, dice of 19
     px, below the development photos' smallest): read as taken, these plain and cocked throws were refused
     ("found 1 dice") and accepted with a leaning die's visible face (a wrong `ok`: 9 of 40 cocked throws,
     bench/vision.py --sim-scale 0.62); read enlarged to the working size, whole and where the table changed,
