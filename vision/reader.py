@@ -23,14 +23,7 @@ from vision.camera import BoardCamera
 from vision.candidates import BARE_SPOTS, spot_clusters
 from vision.change import Box, cores, grow, inside
 from vision.colourpips import read_colour_face
-from vision.darkpips import (
-    SIDE_PER_G,
-    Down,
-    Level,
-    LightFace,
-    LightPass,
-    light_pass,
-)
+from vision.darkpips import SIDE_PER_G, Down, Level, LightFace, LightPass, light_pass
 from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.look import DieLook
@@ -300,7 +293,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     # Uncalibrated, the pip passes' scale comes from the frame's size, as the reader was developed, unless
     # the die measured in the frame is far from it: a wide view holds small dice, a tight crop large ones.
     # (The measured die alone, everywhere, was tried and not kept: see docs/vision.md.)
-    pip_d = uncalibrated_pip_d(measured, w, h) if not hint and measured else None
+    pip_d = None if hint else uncalibrated_pip_d(measured, w, h)
     if changed is not None and not hint:
         raise ValueError("read_dice: reading only where the table changed needs a calibration with a die size")
     poly = _polygon(calibration, (w, h))
