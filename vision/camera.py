@@ -60,11 +60,11 @@ class BoardCamera:
         self.die_height = die_px * self._scale(die_at if die_at is not None else (cx, cy))
 
     def _scale(self, xy: tuple[float, float]) -> float:
-        p0, p1, p2 = (self._board_pt(x, y) for x, y in (xy, (xy[0] + 1.0, xy[1]), (xy[0], xy[1] + 1.0)))
+        p0, p1, p2 = (self.board_point(x, y) for x, y in (xy, (xy[0] + 1.0, xy[1]), (xy[0], xy[1] + 1.0)))
         ux, uy, vx, vy = p1[0] - p0[0], p1[1] - p0[1], p2[0] - p0[0], p2[1] - p0[1]
         return math.sqrt(abs(ux * vy - uy * vx))  # area of the unit pixel on the board
 
-    def _board_pt(self, x: float, y: float) -> tuple[float, float]:
+    def board_point(self, x: float, y: float) -> tuple[float, float]:
         """Image point -> board plane."""
         (a, b, c), (d, e, g), (m, n, o) = self._hp
         q = m * x + n * y + o
@@ -92,11 +92,11 @@ class BoardCamera:
         """The board point under a flat die's top face seen at `top_xy`."""
         # The top face lies a die above the board; its image point over the board plane is off by the
         # parallax, so step a few times: find where the top is, then the board point under it.
-        seen = self._board_pt(float(top_xy[0]), float(top_xy[1]))
+        seen = self.board_point(float(top_xy[0]), float(top_xy[1]))
         x, y = seen
         d = self.die_height
         for _ in range(3):
-            top = self._board_pt(*self._image_pt(x, y, d))
+            top = self.board_point(*self._image_pt(x, y, d))
             x, y = x + seen[0] - top[0], y + seen[1] - top[1]
         return x, y
 

@@ -230,26 +230,53 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
     own = np.array([p for o in faces for p in o.pips], np.float64).reshape(-1, 2)
     dv = np.array(down(f.centre))
     rel = c.xy - np.array(f.centre)
+    reach = float(np.hypot(dv[0], dv[1]))
     pip_like = (c.peak >= 0.7 * weak) & (c.radius >= 0.2 * f.g) & (c.radius < 0.4 * f.g)
     mine = ((c.xy[:, None, 0] == own[None, :, 0]) & (c.xy[:, None, 1] == own[None, :, 1])).any(axis=1)
-    odd = pip_like & ~mine
+    # Only the pip-like spots of no face read can be a side face's: the rest is measured for them alone.
+    rel = rel[pip_like & ~mine]
+    if len(rel) == 0:
+        return f
+    odd = np.ones(len(rel), bool)
     # A 1's turn is a guess (the rim fitted every _ONE_ANGLES step): a spot is taken for an open side face
     # only if it is one at every turn within half a step of the guess.
     half = 0.5 * float(_ONE_ANGLES[1])
+    side = 0.5 * f.side
+    if f.value == 1 and reach > side:
+        # Far from overhead (a flat die's sides longer than half its face), a lone pip may be a leaning die's
+        # lower face, its top face's pips just behind it (the simulated camera at 45 degrees, read from above:
+        # three cocked throws of 40 accepted with such a 1), where a turn-by-turn square leaves them in its
+        # corners. Turn-free: past the circle a face of any turn fits in (its rim ends 1.22 half-sides out
+        # towards a corner, vision/rim.py) and past that circle swept towards the die's bottom.
+        ring = 1.22 * side
+        beyond = np.hypot(rel[:, 0], rel[:, 1]) - ring
+        t = np.clip((rel @ dv) / (reach * reach), 0.0, 1.0)
+        out = np.hypot(rel[:, 0] - t * dv[0], rel[:, 1] - t * dv[1]) - ring
+        odd &= (beyond > 0) & (beyond <= LEAN_REACH * f.g - side) & (out > SIDE_SLACK * f.g)
+        return f if not odd.any() else replace(f, value=None, confidence=0.0,
+                                              reason="cocked: a side face shows beside the top face")
     for theta in (f.theta - half, f.theta, f.theta + half) if f.value == 1 else (f.theta,):
         cth, sth = np.cos(theta), np.sin(theta)
-        axes = np.array([[cth, sth], [-sth, cth], [-cth, -sth], [sth, -cth]])  # +u, +v, -u, -v (image)
-        along = rel @ axes.T  # (N, 4)
-        k = along.argmax(axis=1)
-        out = along[np.arange(len(c)), k]
-        across = np.abs(np.sum(rel * axes[(k + 1) % 4], axis=1))
-        beyond = out - 0.5 * f.side  # past the top face's edge, pixels
-        reach = np.maximum(0.0, axes[k] @ dv)  # how far a flat die's side face reaches there
-        near = (out <= LEAN_REACH * f.g) & (across <= 1.4 * f.g) & (beyond > 0)
-        odd &= near & (beyond > reach + SIDE_SLACK * f.g)
+        to_face = np.array([[cth, -sth], [sth, cth]])  # image offset @ to_face -> (u, v) along the face's axes
+        uv = np.abs(rel @ to_face)
+        # Past the top face's edge (pixels; 0 on it), beyond a corner as well as beyond a side: a die seen far
+        # from overhead and read from above (vision/oblique.py) shows a leaning die's other faces beyond its
+        # face's corners too (the simulated camera at 50 degrees: a die leaning on a hotel, read by a side
+        # face turned 45 degrees, its top face's pips beyond that face's corner).
+        beyond = np.hypot(np.maximum(uv[:, 0] - side, 0.0), np.maximum(uv[:, 1] - side, 0.0))
+        # ... and past the footprint of a flat die there: its top face swept towards its bottom (`down`),
+        # which is all of a flat die the camera can see.
+        swept = (rel[:, None, :] - _SWEEP[None, :, None] * dv[None, None, :]) @ to_face
+        out = np.hypot(np.maximum(np.abs(swept[..., 0]) - side, 0.0),
+                       np.maximum(np.abs(swept[..., 1]) - side, 0.0)).min(axis=1)
+        near = (beyond > 0) & (beyond <= LEAN_REACH * f.g - side)
+        odd &= near & (out > SIDE_SLACK * f.g)
     if not odd.any():
         return f
     return replace(f, value=None, confidence=0.0, reason="cocked: a side face shows beside the top face")
+
+
+_SWEEP = np.linspace(0.0, 1.0, 9)  # steps of a flat die's top face towards its bottom, for _lean_check
 
 
 def _chroma(bgr: U8, f: LightFace, gains: F64) -> float:

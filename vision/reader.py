@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import cv2
 import numpy as np
@@ -38,6 +38,7 @@ from vision.netcheck import (
     hard,
     net_sure,
 )
+from vision.oblique import rectified
 from vision.pipshape import slant, white
 from vision.reading import DiceReading, Die, Verdict
 from vision.scale import die_and_scale, resized, resized_boxes, restored, uncalibrated_pip_d
@@ -275,7 +276,17 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
     h, w = frame.shape[:2]
-    die, scale = die_and_scale(frame, calibrated_die_size(calibration, (w, h)))
+    hint = calibrated_die_size(calibration, (w, h))
+    if calibration is not None and calibration.homography and hint:
+        # A camera far from overhead: read from above (vision/oblique.py).
+        cam = _board_camera(tuple(tuple(r) for r in calibration.homography), tuple(calibration.image_size),
+                            tuple(tuple(p) for p in calibration.board_polygon), (w, h), hint)
+        rect = rectified(calibration, cam, (w, h))
+        if rect is not None:
+            boxes = None if changed is None else rect.boxes(changed)
+            return rect.restored(_read_frame(rect.work(frame), rect.calibration, expect, net, boxes,
+                                             rect.calibration.die_size_px, camera=rect.camera))
+    die, scale = die_and_scale(frame, hint)
     if scale == 1.0:
         return _read_frame(frame, calibration, expect, net, changed, die)
     assert die is not None  # (a frame is read resized only for a die of known size)
@@ -284,10 +295,20 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     return restored(_read_frame(work, calibration, expect, net, boxes, die * 0.5 * (fx + fy)), fx, fy)
 
 
+class ViewCamera(Protocol):
+    """Where a flat die's side faces show and how its top face is squashed, at a point of the frame read."""
+
+    def down(self, top_xy: tuple[float, float]) -> tuple[float, float]: ...
+
+    def level(self, top_xy: tuple[float, float]) -> NDArray[np.float64]: ...
+
+
 def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,
-                changed: Sequence[Box] | None, measured: float | None = None) -> DiceReading:
+                changed: Sequence[Box] | None, measured: float | None = None,
+                camera: ViewCamera | None = None) -> DiceReading:
     """`measured`: the die size in `frame`'s pixels that chose its scale (vision/scale.py: the calibrated one,
-    else as measured in the frame), if any."""
+    else as measured in the frame), if any. `camera`: the view's camera where the calibration (of a frame
+    read rectified, vision/oblique.py) carries no homography to pose one from."""
     h, w = frame.shape[:2]
     hint = calibrated_die_size(calibration, (w, h))
     # Uncalibrated, the pip passes' scale comes from the frame's size, as the reader was developed, unless
@@ -299,8 +320,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     poly = _polygon(calibration, (w, h))
     # Light dice with dark pips first (white dice, the usual kind): pips, a legal layout, a light face.
     # With the board's homography, where a flat die's side faces can show: a leaning die shows others.
-    cam = None
-    if calibration is not None and calibration.homography and hint:
+    cam: ViewCamera | None = camera
+    if cam is None and calibration is not None and calibration.homography and hint:
         # (As tuples: a calibration built by hand may hold lists, which the cache cannot key on.)
         cam = _board_camera(tuple(tuple(r) for r in calibration.homography), tuple(calibration.image_size),
                             tuple(tuple(p) for p in calibration.board_polygon), (w, h), hint)
@@ -385,10 +406,12 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                            if n >= BARE_SPOTS or outline(p.bgr, xy, seg.die_size, seg.die_size) is not None]
     if dice or pipless or groups:
         consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint)
-    if cam is None:
+    if cam is None or camera is not None:
         # With the board's homography a leaning die is refused where its side faces show (vision/camera.py:
         # the simulated camera's cocked throws, 240 of 240), and the perspective squashes flat dice's pips.
         _refuse_slanted(frame, dice, problems, outline_size or unit)
+    if cam is not None:
+        _drop_side_faces(dice, problems, cam, unit, expect)
     if expect is not None and hint:
         # Calibrated only. Uncalibrated, on the photos as other cameras take them, dropping twins turned two
         # photo reads with a die misread elsewhere (a dark 2 read as 3) into wrong oks: a stray unread die,
@@ -419,6 +442,64 @@ def _refuse_slanted(frame: U8, dice: list[Die], problems: list[str], die: float)
         if why:
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = why
+
+
+def _drop_side_faces(dice: list[Die], problems: list[str], cam: ViewCamera, unit: float,
+                     expect: int | None) -> None:
+    """What was found where another die's sides show (in place), with the board camera's `down`.
+
+    A flat die shows its side faces only between its top face and its bottom as the camera sees it (`down`);
+    far from overhead they are as large as the top face (the simulated camera at 40 degrees, read from above:
+    a side face stretched to 0.84 of a side), and their pips were read as a die of their own, 1 to 3 pips
+    (six plain throws of 15 "found 3 dice"; at 50 degrees a side face's 1 made a wrong `ok` where the other
+    die was missed). Such a die's centre lies within the top face swept towards its bottom, where only a die
+    touching this one on the camera's side could also lie (it then hides this side face), or a die leaning
+    away from the camera shows its second face:
+    - below a 4, 5 or 6, whose grid the reader measured square as seen from above (darkpips.py, `level`), so
+      a flat die: it is dropped (also one refused as cocked, an oblong body or a slanted face, as a side face
+      is); an unread one only where the throw then has its count exactly, as for twins (_drop_twins: "die 2
+      unreadable: ..." says more than "found 1 dice");
+    - below a 1, 2 or 3, whose pips leave its slant unmeasured: its value is taken away, and the throw is
+      refused (at 40 degrees, a cocked and two stacked throws of 40 were wrong `ok`s, a side face's 1 or 2
+      counted for a die missed or hidden).
+    A die lined up there costs its throw a re-roll, never an `ok`. Past a flat die's sides, where a die
+    stacked on another shows the lower die's, see below."""
+    drop: set[int] = set()
+    for a in dice:
+        dx, dy = cam.down(a.center)
+        reach = float(np.hypot(dx, dy))
+        if reach <= 0.0:
+            continue
+        ux, uy = dx / reach, dy / reach
+        side = a.size or unit
+        for j, b in enumerate(dice):
+            if b is a or any(why in problems[j] for why in ("stacked", "motion blur")):
+                continue
+            px, py = b.center[0] - a.center[0], b.center[1] - a.center[1]
+            along, across = px * ux + py * uy, abs(px * uy - py * ux)
+            if across >= 0.5 * side:
+                continue
+            if 0.3 * side < along < 0.5 * side + reach:
+                if a.value in (4, 5, 6):
+                    drop.add(j)  # (also one refused as cocked, an oblong body or a slanted face: a side face is)
+                elif b.value is not None:
+                    dice[j] = replace(b, value=None, confidence=0.0)
+                    problems[j] = "it lies where another die's side face shows"
+            elif reach > 0.5 * side and 0.5 * side + reach <= along < side + 2.0 * reach and not hard(problems[j]):
+                # Just past a flat die's sides, where a die stacked on another shows the lower die's: the
+                # simulated camera 50 degrees off vertical, a stacked pair read as two 1s (the upper die's top
+                # face and the lower die's side face; the pips-first pass found two dice, so the body pass,
+                # which knows a stack by its height, never ran). A die lying there, lined up with this one
+                # along the line of sight, costs a re-roll. Near overhead (sides under half a face) a stack's
+                # lower die shows too little to be read, and nothing is asked.
+                dice[j] = replace(b, value=None, confidence=0.0)
+                problems[j] = "stacked or overlapping dice: it lies where a die under another shows its side"
+    unread = {i for i in drop if dice[i].value is None}
+    if unread and len(dice) - len(drop) != expect:
+        drop -= unread
+    if drop:
+        dice[:] = [d for i, d in enumerate(dice) if i not in drop]
+        problems[:] = [p for i, p in enumerate(problems) if i not in drop]
 
 
 def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) -> None:
