@@ -238,9 +238,6 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
     if len(rel) == 0:
         return f
     odd = np.ones(len(rel), bool)
-    # A 1's turn is a guess (the rim fitted every _ONE_ANGLES step): a spot is taken for an open side face
-    # only if it is one at every turn within half a step of the guess.
-    half = 0.5 * float(_ONE_ANGLES[1])
     side = 0.5 * f.side
     if f.value == 1 and reach > side:
         # Far from overhead (a flat die's sides longer than half its face), a lone pip may be a leaning die's
@@ -255,6 +252,9 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
         odd &= (beyond > 0) & (beyond <= LEAN_REACH * f.g - side) & (out > SIDE_SLACK * f.g)
         return f if not odd.any() else replace(f, value=None, confidence=0.0,
                                               reason="cocked: a side face shows beside the top face")
+    # A 1's turn is a guess (the rim fitted every _ONE_ANGLES step): a spot is taken for an open side face
+    # only if it is one at every turn within half a step of the guess.
+    half = 0.5 * float(_ONE_ANGLES[1])
     for theta in (f.theta - half, f.theta, f.theta + half) if f.value == 1 else (f.theta,):
         cth, sth = np.cos(theta), np.sin(theta)
         to_face = np.array([[cth, -sth], [sth, cth]])  # image offset @ to_face -> (u, v) along the face's axes

@@ -408,7 +408,10 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint)
     if cam is None or camera is not None:
         # With the board's homography a leaning die is refused where its side faces show (vision/camera.py:
-        # the simulated camera's cocked throws, 240 of 240), and the perspective squashes flat dice's pips.
+        # the simulated camera's cocked throws, 240 of 240), and the perspective squashes flat dice's pips;
+        # read from above (`camera`, vision/oblique.py) the perspective is undone and a flat die's pips are
+        # round again, while the side faces, long on a steep view, no longer tell a lean (two leaning 2s at
+        # 35 degrees and one at 45 were `ok`s without this).
         _refuse_slanted(frame, dice, problems, outline_size or unit)
     if cam is not None:
         _drop_side_faces(dice, problems, cam, unit, expect)
@@ -459,9 +462,9 @@ def _drop_side_faces(dice: list[Die], problems: list[str], cam: ViewCamera, unit
       a flat die: it is dropped (also one refused as cocked, an oblong body or a slanted face, as a side face
       is); an unread one only where the throw then has its count exactly, as for twins (_drop_twins: "die 2
       unreadable: ..." says more than "found 1 dice");
-    - below a 1, 2 or 3, whose pips leave its slant unmeasured: its value is taken away, and the throw is
-      refused (at 40 degrees, a cocked and two stacked throws of 40 were wrong `ok`s, a side face's 1 or 2
-      counted for a die missed or hidden).
+    - below a 1, 2 or 3, whose pips leave its slant unmeasured, or below a die unread: its value is taken
+      away, and the throw is refused (at 40 degrees, a cocked and two stacked throws of 40 were wrong
+      `ok`s, a side face's 1 or 2 counted for a die missed or hidden).
     A die lined up there costs its throw a re-roll, never an `ok`. Past a flat die's sides, where a die
     stacked on another shows the lower die's, see below."""
     drop: set[int] = set()
