@@ -233,12 +233,14 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
     reach = float(np.hypot(dv[0], dv[1]))
     pip_like = (c.peak >= 0.7 * weak) & (c.radius >= 0.2 * f.g) & (c.radius < 0.4 * f.g)
     mine = ((c.xy[:, None, 0] == own[None, :, 0]) & (c.xy[:, None, 1] == own[None, :, 1])).any(axis=1)
+    side = 0.5 * f.side
+    if reach > side and _behind(f, c.xy[pip_like & ~mine], faces, down, dv / reach):
+        return replace(f, value=None, confidence=0.0, reason="cocked: another face of it shows behind the top face")
     # Only the pip-like spots of no face read can be a side face's: the rest is measured for them alone.
     rel = rel[pip_like & ~mine]
     if len(rel) == 0:
         return f
     odd = np.ones(len(rel), bool)
-    side = 0.5 * f.side
     if f.value == 1 and reach > side:
         # Far from overhead (a flat die's sides longer than half its face), a lone pip may be a leaning die's
         # lower face, its top face's pips just behind it (the simulated camera at 45 degrees, read from above:
@@ -277,6 +279,33 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
 
 
 _SWEEP = np.linspace(0.0, 1.0, 9)  # steps of a flat die's top face towards its bottom, for _lean_check
+# How far behind a face (pitches from its centre, away from the camera) a leaning die's top face can show.
+LEAN_BEHIND = 4.5
+
+
+def _behind(f: LightFace, spots: F64, faces: list[LightFace], down: Down, away: F64) -> bool:
+    """Far from overhead, whether a pip lies just behind the face `f` (away from the camera, where a flat die
+    shows nothing of itself), unaccounted for by any other face read as a flat die's top or side faces.
+
+    A die leaning away from the camera turns its lower side face up towards it: read from above that face
+    looks like a flat top face, and the die's real top face lies a face's width behind it, its pips further
+    out than LEAN_REACH (the simulated camera at 45 and 50 degrees: cocked throws accepted with the lower
+    face read as a 4, a 3 or a 1). A die lying behind this one shows its own top face (its pips are a face
+    read) and its side face towards the camera (within its footprint, `down`): those are not counted."""
+    if len(spots) == 0:
+        return False
+    rel = spots - np.array(f.centre)
+    ring = 1.22 * 0.5 * f.side
+    dist = np.hypot(rel[:, 0], rel[:, 1])
+    back = (rel @ away < 0) & (dist > ring) & (dist <= LEAN_BEHIND * f.g)
+    for o in faces:
+        if o is f or o.value is None or not back.any():
+            continue
+        dv = np.array(down(o.centre))
+        ro = spots - np.array(o.centre)
+        t = np.clip((ro @ dv) / max(float(dv @ dv), 1e-9), 0.0, 1.0)
+        back &= np.hypot(ro[:, 0] - t * dv[0], ro[:, 1] - t * dv[1]) > 1.22 * 0.5 * o.side
+    return bool(back.any())
 
 
 def _chroma(bgr: U8, f: LightFace, gains: F64) -> float:

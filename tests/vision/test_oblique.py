@@ -87,6 +87,8 @@ def test_a_board_calibrated_from_its_clicked_corners_is_read_from_above() -> Non
     (40.0, "cocked", 22),  # a 3 and its own side face's 1, the leaning die missed
     (45.0, "cocked", 14),  # the leaning die's lower face read as a 1, its top face's pips just behind it
     (35.0, "cocked", 2),  # the leaning die's top face read as a 2: its pips are seen at a slant
+    (45.0, "cocked", 75),  # its lower face read as a 4, the top face's pip a face's width behind it
+    (50.0, "cocked", 60),  # the same, read as a 3
 ])
 def test_a_steep_view_gives_no_wrong_ok(tilt: float, kind: str, seed: int) -> None:
     """Throws that were wrong `ok`s seen from the side, read as taken or (before the checks of
