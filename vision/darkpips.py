@@ -249,8 +249,7 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
         # towards a corner, vision/rim.py) and past that circle swept towards the die's bottom.
         ring = 1.22 * side
         beyond = np.hypot(rel[:, 0], rel[:, 1]) - ring
-        t = np.clip((rel @ dv) / (reach * reach), 0.0, 1.0)
-        out = np.hypot(rel[:, 0] - t * dv[0], rel[:, 1] - t * dv[1]) - ring
+        out = _from_segment(rel, dv) - ring
         odd &= (beyond > 0) & (beyond <= LEAN_REACH * f.g - side) & (out > SIDE_SLACK * f.g)
         return f if not odd.any() else replace(f, value=None, confidence=0.0,
                                               reason="cocked: a side face shows beside the top face")
@@ -301,11 +300,15 @@ def _behind(f: LightFace, spots: F64, faces: list[LightFace], down: Down, away: 
     for o in faces:
         if o is f or o.value is None or not back.any():
             continue
-        dv = np.array(down(o.centre))
-        ro = spots - np.array(o.centre)
-        t = np.clip((ro @ dv) / max(float(dv @ dv), 1e-9), 0.0, 1.0)
-        back &= np.hypot(ro[:, 0] - t * dv[0], ro[:, 1] - t * dv[1]) > 1.22 * 0.5 * o.side
+        back &= _from_segment(spots - np.array(o.centre), np.array(down(o.centre))) > 1.22 * 0.5 * o.side
     return bool(back.any())
+
+
+def _from_segment(rel: F64, dv: F64) -> F64:
+    """Each point's distance from the segment from the origin to `dv` (a flat die's centre swept to its
+    bottom's): the points a circle round the top face, swept so, stays clear of by more than its radius."""
+    t = np.clip((rel @ dv) / max(float(dv @ dv), 1e-9), 0.0, 1.0)
+    return np.asarray(np.hypot(rel[:, 0] - t * dv[0], rel[:, 1] - t * dv[1]), np.float64)
 
 
 def _chroma(bgr: U8, f: LightFace, gains: F64) -> float:

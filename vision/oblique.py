@@ -90,7 +90,7 @@ class Rectified:
 
     def restored(self, reading: DiceReading) -> DiceReading:
         """A reading of the work frame in the frame's own pixels."""
-        back = _inverse(self.to_work)
+        back = self.camera.back
 
         def one(d: Die) -> Die:
             (cx, cy), = _apply(back, np.array([d.center], np.float64))
@@ -189,8 +189,8 @@ def _inverse(m: F64) -> F64:
 
 
 def _apply(m: F64, pts: F64) -> F64:
-    p = np.column_stack([pts, np.ones(len(pts))]) @ m.T
-    return np.asarray(p[:, :2] / p[:, 2:3], np.float64)
+    """Points (N, 2) mapped by the homography `m`."""
+    return np.asarray(cv2.perspectiveTransform(pts.reshape(-1, 1, 2), m), np.float64).reshape(-1, 2)
 
 
 def _jacobian(m: F64, xy: tuple[float, float]) -> F64:
