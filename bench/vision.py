@@ -1,7 +1,7 @@
 """Bench: our dice reader vs the blob-and-cluster peer, same photos, same process, one core.
 
 Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S] [--streams N] [--looks] [--no-photos]
-       [--sim-scale K] [--sim-tilt DEG]
+       [--sim-scale K] [--sim-tilt DEG] [--sim-dice white|red|black]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
 with one OpenCV thread; each frame is timed R times (perf_counter) and its median kept, and the medians
@@ -65,6 +65,12 @@ calibrated frame is read from above (vision/oblique.py). 2026-11-27, 40 seeds, R
 (read as taken): plain throws right at 30 / 40 / 50 degrees 29 / 7 / 0 -> 38 / 31 / 30 of 40, all throws 149 /
 127 / 116 -> 158 / 151 / 149 of 160 whole, wrong oks 0 / 0 / 2 -> 0 / 0 / 0. docs/vision.md, "Oblique views".
 
+--sim-dice red|black throws red or black dice with white pips (hardware/simcam.py DICE_LOOKS; the calibration
+records their colours). 2026-11-27, 40 seeds, R=1, against the commit before: right where changed red 140 ->
+158, black 148 -> 160 of 160, no wrong ok either way; where changed median / mean red 15.1 / 18.0 -> 7.3 / 10.7
+ms, black 15.8 / 18.6 -> 7.5 / 11.2 ms (the peer 20.1 / 20.3 ms). docs/vision.md, "Coloured and dark dice on
+the board".
+
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
 DBSCAN at 40 px, pips counted per cluster; it has no notion of confidence, so all its values count as
@@ -117,6 +123,8 @@ def main() -> int:
                     help="the simulated camera's frames resized by this factor (0.62: dice of 19 px, 397x298)")
     ap.add_argument("--sim-tilt", type=float, default=18.0,
                     help="the simulated camera's angle off vertical, degrees (18: the tests' camera)")
+    ap.add_argument("--sim-dice", default="white", choices=("white", "red", "black"),
+                    help="the simulated dice's look: white with black pips (Monopoly's), red or black with white pips")
     args = ap.parse_args()
     if not byler.available():
         print(byler.SKIP_REASON)
@@ -127,7 +135,7 @@ def main() -> int:
     if args.looks:
         other_cameras(args.limit)
     if args.sim_seeds:
-        product_path(args.sim_seeds, max(1, args.repeat), args.sim_scale, args.sim_tilt)
+        product_path(args.sim_seeds, max(1, args.repeat), args.sim_scale, args.sim_tilt, args.sim_dice)
     if args.streams:
         watched(args.streams)
     return 0
@@ -207,7 +215,7 @@ def other_cameras(limit: int) -> None:
               f"median {1000 * statistics.median(times):.1f} ms a photo")
 
 
-def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0) -> None:
+def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0, dice: str = "white") -> None:
     """The product's own read: a 640x480 frame of the simulated camera at rest, calibrated, two dice
     expected, for each kind of throw; all readers on the same frames, interleaved. Ours twice: reading the
     whole frame, and (as the roll watcher reads a throw) only where the frame differs from the table
@@ -218,8 +226,9 @@ def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0) ->
     not a throw is then read; the time that takes per frame is printed beside. `k`: both frames resized by
     this factor (INTER_AREA), a camera with smaller (k < 1) or larger dice seeing the same table; the
     calibration, made for 640x480, scales with the frame. `tilt`: the camera's angle off vertical (degrees;
-    beyond about 26 the reader reads the frame from above, vision/oblique.py)."""
-    from hardware.simcam import SimulatedCamera
+    beyond about 26 the reader reads the frame from above, vision/oblique.py). `dice`: the dice's look
+    (hardware/simcam.py DICE_LOOKS: white with black pips, red or black with white pips)."""
+    from hardware.simcam import DICE_LOOKS, SimulatedCamera
     from vision.change import THRESHOLD, WORK_WIDTH, changed_boxes, shrink
 
     names = ["ours", CHANGED, *PEERS]
@@ -233,7 +242,8 @@ def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0) ->
     shrink_times: list[float] = []
     for kind in kinds:
         for seed in range(1, seeds + 1):
-            cam = SimulatedCamera(seed=seed, script=[kind], hands=False, tilt_deg=tilt)
+            body, pip = DICE_LOOKS[dice]
+            cam = SimulatedCamera(seed=seed, script=[kind], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
             frames = list(cam)
             frame = _resized(frames[-1].image, k)
             cal = cam.calibration()
@@ -266,7 +276,8 @@ def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0) ->
                 right[name] += got
                 by_kind[name][kind] += got
                 wrong_ok[name] += int(r.verdict is Verdict.OK and not (truth.verdict is Verdict.OK and values_right))
-    size = f"{frame.shape[1]}x{frame.shape[0]}, dice of {k * cam.die_size_px():.1f} px, {tilt:g} degrees off vertical"
+    size = (f"{frame.shape[1]}x{frame.shape[0]}, {dice} dice of {k * cam.die_size_px():.1f} px, {tilt:g} degrees off "
+            "vertical")
     print(f"product path (simulated camera {size}, calibrated, 2 dice; ok / off-board / cocked / stacked x "
           f"{seeds} seeds = {n} throws):")
     for name in names:

@@ -42,6 +42,12 @@ U8 = npt.NDArray[np.uint8]
 F64 = npt.NDArray[np.float64]
 
 THROW_KINDS = ("ok", "off_board", "cocked", "stacked", "spinner")
+# Dice looks the simulated camera can throw (SimulatedCamera.die_bgr, .pip_bgr): body and pips, BGR.
+DICE_LOOKS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
+    "white": ((236, 238, 240), (30, 30, 36)),
+    "red": ((40, 40, 190), (240, 240, 240)),
+    "black": ((38, 36, 34), (240, 240, 240)),
+}
 
 # Face value -> outward normal in the die's own frame; opposite faces sum to seven.
 _FACE_NORMALS: dict[int, tuple[float, float, float]] = {
@@ -99,6 +105,7 @@ class DiePose:
     half: tuple[float, float, float]
     color: tuple[int, int, int] = (236, 238, 240)
     pips: bool = True
+    pip_color: tuple[int, int, int] | None = None  # None: black pips (shaded darker only a little)
 
 
 @dataclass(frozen=True)
@@ -175,6 +182,10 @@ class SimulatedCamera:
     hands: bool = True
     tilt_deg: float = 18.0
     noise: float = 2.0
+    # The dice's body and pip colours (BGR): white with black pips by default, as Monopoly's; DICE_LOOKS names
+    # others (coloured and dark dice with light pips).
+    die_bgr: tuple[int, int, int] = (236, 238, 240)
+    pip_bgr: tuple[int, int, int] = (30, 30, 36)
     name: str = "simulated"
     throws: list[ThrowTruth] = field(default_factory=list, init=False)
     actions: list[ActionTruth] = field(default_factory=list, init=False)
@@ -283,8 +294,8 @@ class SimulatedCamera:
             board_polygon=tuple((float(x), float(y)) for x, y in corners),
             homography=tuple((float(r[0]), float(r[1]), float(r[2])) for r in hom),
             die_size_px=round(self.die_size_px(), 2),
-            die_color_bgr=(236, 238, 240),
-            pip_color_bgr=(30, 30, 36),
+            die_color_bgr=self.die_bgr,
+            pip_color_bgr=self.pip_bgr,
             source="simulated",
             extra={"board_mm": b, "die_mm": self.die_mm, "seed": self.seed},
         )
@@ -421,7 +432,9 @@ class SimulatedCamera:
 
     def _die(self, center: Sequence[float], rot: F64) -> DiePose:
         s = self.die_mm / 2
-        return DiePose((float(center[0]), float(center[1]), float(center[2])), rot, (s, s, s))
+        light = sum(self.pip_bgr) > sum(self.die_bgr)
+        return DiePose((float(center[0]), float(center[1]), float(center[2])), rot, (s, s, s), self.die_bgr,
+                       True, self.pip_bgr if light else None)
 
     def _edge_point(self) -> tuple[float, float, float]:
         """A point just outside the board where a hand enters from: left, right or the player's side."""
@@ -816,7 +829,8 @@ class SimulatedCamera:
             outline = self._rounded_square(fc, e1, e2, 0.93, 0.22)
             cv2.fillPoly(img, [(outline * _ONE).round().astype(np.int32)], color, cv2.LINE_AA, _SHIFT)
             if pose.pips:
-                pip_color = tuple(int(20 + 15 * shade) for _ in range(3))
+                pip_color = tuple(int(20 + 15 * shade) for _ in range(3)) if pose.pip_color is None else \
+                    tuple(int(min(255, c * shade)) for c in pose.pip_color)
                 for pu, pv in _PIPS[value]:
                     ring = self._ellipse(fc + e1 * pu + e2 * pv, e1, e2, 0.17)
                     cv2.fillPoly(

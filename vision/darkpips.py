@@ -24,9 +24,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.layout import LAYOUTS, Fit, fit_layout, six_squeeze, skew_of, small_median
-from vision.pips import Candidates, detect, odd, sample
+from vision.pips import Candidates, detect, empty, odd, sample
 from vision.rim import CLEAR, MIN_EDGE, face_extent, first_extent
 from vision.scene import neutral_gains, noise_sigma
+from vision.silhouette import on_die, reaches_behind
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -161,6 +162,9 @@ Down = Callable[[tuple[float, float]], tuple[float, float]]
 Level = Callable[[tuple[float, float]], F64]
 
 
+NO_SPOTS = empty(True)  # a pass not run found no spots
+
+
 @dataclass(frozen=True)
 class LightPass:
     """What one pass of light_pass found: the faces, and every round dark spot it started from (the reader
@@ -172,7 +176,7 @@ class LightPass:
 
 def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
                down: Down | None = None, ones: bool = True, level: Level | None = None,
-               pip_d: float | None = None) -> LightPass:
+               pip_d: float | None = None, colour: U8 | None = None) -> LightPass:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any;
     else `pip_d`, a pip's diameter in pixels (the reader's, vision/reader.py), else one from the frame's
     size (frame_pip_d).
@@ -184,6 +188,8 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
 
     With the colour frame `bgr`, only white, grey or cream faces are kept: on yellow or pale green dice the
     body-first reader does better (their lone pips and oblique 2s were misread here: 8 of 50 on Byler).
+    `colour`: the colour frame of an inverted pass (light pips on dark or coloured dice), where the lean
+    check counts only spots on the die's own silhouette (vision/silhouette.py).
     """
     pip_d = PIP_D_PER_G * g_known if g_known else pip_d or frame_pip_d(gray.shape[1], gray.shape[0])
     floor, edge = noise_floors(gray)
@@ -200,7 +206,7 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
         faces = [f for f in faces if _chroma(bgr, f, gains) <= MAX_CHROMA]
     faces = _resolve(faces)
     if down is not None:
-        faces = [_lean_check(f, c, oval, faces, down) for f in faces]
+        faces = [_lean_check(f, c, oval, faces, down, colour) for f in faces]
     return LightPass(tuple(faces), c)
 
 
@@ -215,7 +221,8 @@ def noise_floors(gray: U8) -> tuple[float, float]:
     return max(MIN_SPOT, SPOT_NOISE * noise), max(MIN_EDGE, EDGE_NOISE * noise)
 
 
-def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFace], down: Down) -> LightFace:
+def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFace], down: Down,
+                colour: U8 | None = None) -> LightFace:
     """A die leaning on something shows one side face wide open, its pips round enough to be found as
     spots as strong as the top face's pips. A flat die shows only the side faces turned away from the
     camera, each at most as wide as the die's height looks there (`down`). A strong pip-sized spot just
@@ -234,10 +241,17 @@ def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightF
     pip_like = (c.peak >= 0.7 * weak) & (c.radius >= 0.2 * f.g) & (c.radius < 0.4 * f.g)
     mine = ((c.xy[:, None, 0] == own[None, :, 0]) & (c.xy[:, None, 1] == own[None, :, 1])).any(axis=1)
     side = 0.5 * f.side
-    if reach > side and _behind(f, c.xy[pip_like & ~mine], faces, down, dv / reach):
-        return replace(f, value=None, confidence=0.0, reason="cocked: another face of it shows behind the top face")
     # Only the pip-like spots of no face read can be a side face's: the rest is measured for them alone.
-    rel = rel[pip_like & ~mine]
+    cand = pip_like & ~mine
+    if colour is not None and cand.any():
+        # Light pips: a light gap of board beside the die looks like one; a side face's pips lie on the die.
+        cand[cand] = on_die(colour, f.centre, f.side, _clear_points(f), c.xy[cand])
+    # (With light pips, also where the die's body goes on behind the face: its top face's lone pip, or a
+    # leaning die's upper face, need not be a spot near enough, or pip-like beside this face's pips.)
+    if reach > side and (_behind(f, c.xy[cand], faces, down, dv / reach) or (colour is not None and reaches_behind(
+            colour, f.centre, f.side, f.theta, _clear_points(f), -dv / reach))):
+        return replace(f, value=None, confidence=0.0, reason="cocked: another face of it shows behind the top face")
+    rel = rel[cand]
     if len(rel) == 0:
         return f
     odd = np.ones(len(rel), bool)
@@ -311,11 +325,16 @@ def _from_segment(rel: F64, dv: F64) -> F64:
     return np.asarray(np.hypot(rel[:, 0] - t * dv[0], rel[:, 1] - t * dv[1]), np.float64)
 
 
+def _clear_points(f: LightFace) -> F64:
+    """The face's points between its pip cells (rim.CLEAR), in frame pixels."""
+    cth, sth = np.cos(f.theta), np.sin(f.theta)
+    return np.asarray(np.array(f.centre) + (CLEAR * f.g) @ np.array([[cth, sth], [-sth, cth]]), np.float64)
+
+
 def _chroma(bgr: U8, f: LightFace, gains: F64) -> float:
     """Median max-min channel spread over the face's pip-free points (0 for white or grey), in the light's
     own white balance (`gains`, vision/scene.py): a white die under a warm light is white."""
-    cth, sth = np.cos(f.theta), np.sin(f.theta)
-    pts = np.array(f.centre) + (CLEAR * f.g) @ np.array([[cth, sth], [-sth, cth]])
+    pts = _clear_points(f)
     h, w = bgr.shape[:2]
     x = np.clip(np.rint(pts[:, 0]), 0, w - 1).astype(np.int64)
     y = np.clip(np.rint(pts[:, 1]), 0, h - 1).astype(np.int64)

@@ -66,7 +66,7 @@ def detect(resp: U8, floor: float, max_radius: int, dark: bool) -> Candidates:
     cv2.max(mx, float(int(min(255.0, floor))), dst=mx)  # type: ignore[call-overload]
     nz = cv2.findNonZero(cv2.compare(resp, mx, cv2.CMP_GE))
     if nz is None:
-        return _empty(dark)
+        return empty(dark)
     pts = nz.reshape(-1, 2).astype(np.int64)
     w = resp.shape[1]
     # Flat tops give several maxima a pixel or two apart: keep one per 3x3-pixel cell.
@@ -127,7 +127,7 @@ def _ray_offsets(max_radius: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]
     return off
 
 
-def _empty(dark: bool) -> Candidates:
+def empty(dark: bool) -> Candidates:
     z = np.zeros((0,), np.float64)
     return Candidates(np.zeros((0, 2), np.float64), z, z, z, np.zeros((0,), np.int64), dark)
 

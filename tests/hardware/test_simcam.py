@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.simcam import THROW_KINDS, SimulatedCamera, face_up, top_value
+from hardware.simcam import DICE_LOOKS, THROW_KINDS, SimulatedCamera, face_up, top_value
 from vision.reading import Verdict
 
 
@@ -93,6 +93,22 @@ def test_rest_frame_shows_the_dice_where_the_truth_says() -> None:
     # the dice cover about two top faces plus visible sides, not more
     changed = (diff > 12).sum()
     assert 1.5 * die_px**2 < changed < 6 * die_px**2
+
+
+@pytest.mark.parametrize("look", ["red", "black"])
+def test_dice_of_another_look_have_light_pips_and_the_calibration_says_so(look: str) -> None:
+    body, pip = DICE_LOOKS[look]
+    cam = SimulatedCamera(seed=4, script=["ok"], hands=False, die_bgr=body, pip_bgr=pip)
+    last = list(cam)[-1].image
+    cal = cam.calibration()
+    assert (cal.die_color_bgr, cal.pip_color_bgr) == (body, pip)
+    r = round(cam.die_size_px() * 0.35)
+    for die in cam.throws[0].dice:
+        x, y = (round(c) for c in die.center_px)
+        face = last[y - r:y + r, x - r:x + r].reshape(-1, 3).astype(int)
+        # mostly the body's colour, with a few light pips on it
+        assert np.median(np.abs(face - np.array(body)).max(axis=1)) < 30
+        assert (face.min(axis=1) > 180).mean() > 0.03
 
 
 def test_calibration_of_the_rendered_board() -> None:

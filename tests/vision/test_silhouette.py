@@ -1,0 +1,110 @@
+"""Coloured and dark dice with light pips on the product path: a board gap beside a die is no side face.
+
+The lean check (vision/darkpips.py) takes a pip-like spot beyond a flat die's reach for a leaning die's
+open side face; with light pips a light gap of board between the die and a line, a bar or lettering looks
+like one, and plain throws were refused as cocked (the simulated camera: red dice 21 of 40 plain throws
+read, black 28). vision/silhouette.py keeps only the spots on the die itself (M.DICE.2: a leaning die is
+still refused)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.simcam import DICE_LOOKS, SimulatedCamera
+from vision import Verdict, read_dice
+from vision.silhouette import on_die, reaches_behind
+
+
+def _throw(look: str, kind: str, seed: int, tilt: float = 18.0) -> tuple[np.ndarray, SimulatedCamera]:
+    body, pip = DICE_LOOKS[look]
+    cam = SimulatedCamera(seed=seed, script=[kind], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
+    return list(cam)[-1].image, cam
+
+
+def _scene(body: tuple[int, int, int]) -> np.ndarray:
+    """A die's top face (40 px) and its side face below it (14 px, darker, two light pips), beside a dark
+    bar 6 px to its right, on a light board."""
+    frame = np.full((200, 200, 3), (200, 215, 205), np.uint8)
+    shaded = tuple(int(0.6 * c) for c in body)
+    cv2.rectangle(frame, (80, 80), (119, 119), body, -1)
+    cv2.rectangle(frame, (80, 120), (119, 133), shaded, -1)
+    for x in (90, 109):
+        cv2.circle(frame, (x, 127), 3, (150, 150, 150), -1)
+    cv2.rectangle(frame, (126, 60), (140, 150), (30, 30, 30), -1)
+    cv2.rectangle(frame, (120, 60), (140, 66), (30, 30, 30), -1)  # the bar's arm closing the gap from above
+    return frame
+
+
+def _clear(centre: tuple[float, float], g: float) -> np.ndarray:
+    return np.array([(centre[0] + a * g, centre[1] + b * g) for a in (-0.5, 0.5) for b in (-0.5, 0.5)])
+
+
+@pytest.mark.parametrize("body", [(40, 40, 190), (38, 36, 34)])
+def test_a_pip_on_the_die_counts_and_a_gap_of_board_beside_it_does_not(body: tuple[int, int, int]) -> None:
+    frame = _scene(body)
+    spots = np.array([(90.0, 127.0), (109.0, 127.0), (123.0, 90.0), (160.0, 100.0)])
+    got = on_die(frame, (99.5, 99.5), 40.0, _clear((99.5, 99.5), 10.0), spots)
+    # Side-face pips (holes in the die's silhouette) yes; the board between the die and the bar, and the
+    # open board, no.
+    assert got.tolist() == [True, True, False, False]
+
+
+def test_no_spots_give_nothing_and_a_face_at_the_frames_edge_is_measured() -> None:
+    frame = _scene((40, 40, 190))
+    assert on_die(frame, (99.5, 99.5), 40.0, _clear((99.5, 99.5), 10.0), np.zeros((0, 2))).shape == (0,)
+    # The window is cut by the frame: the die in the corner still holds its side face's pip, not the board.
+    corner = np.ascontiguousarray(frame[70:, 70:])
+    got = on_die(corner, (29.5, 29.5), 40.0, _clear((29.5, 29.5), 10.0), np.array([(20.0, 57.0), (29.5, 2.0)]))
+    assert got.tolist() == [True, False]
+
+
+@pytest.mark.parametrize("look, seed", [("red", 3), ("red", 4), ("black", 8), ("black", 9)])
+def test_a_plain_throw_of_light_pipped_dice_beside_the_boards_lines_is_read(look: str, seed: int) -> None:
+    # Refused as "cocked: a side face shows beside the top face" before: a gap of board next to a line,
+    # a bar or the hotel, found by the inverted passes as a light spot.
+    frame, cam = _throw(look, "ok", seed)
+    r = read_dice(frame, cam.calibration(), expect=2)
+    assert r.verdict is Verdict.OK, r.reason
+    assert sorted(r.values) == sorted(cam.throws[0].values)  # type: ignore[type-var]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("look", ["red", "black"])
+def test_light_pipped_dice_are_read_and_leaning_ones_refused(look: str) -> None:
+    """Seeds 40-59 (the seeds looked at while developing were 0-39), measured 2026-11-27: plain throws
+    red 19 and black 20 of 20 read right (before: 10 and 14), every cocked throw refused, no wrong `ok`."""
+    read = 0
+    for seed in range(40, 60):
+        frame, cam = _throw(look, "ok", seed)
+        r = read_dice(frame, cam.calibration(), expect=2)
+        truth = sorted(cam.throws[0].values)  # type: ignore[type-var]
+        assert r.verdict is not Verdict.OK or sorted(r.values) == truth, (seed, r.values)  # type: ignore[type-var]
+        read += r.verdict is Verdict.OK
+        frame, cam = _throw(look, "cocked", seed)
+        r = read_dice(frame, cam.calibration(), expect=2)
+        assert r.verdict is Verdict.UNREADABLE, (seed, r.verdict, r.values)
+    assert read >= 18, read
+
+
+@pytest.mark.parametrize("look", ["red", "black"])
+def test_from_above_a_face_with_more_of_the_die_behind_it_is_not_taken_for_the_top(look: str) -> None:
+    # 50 degrees off vertical, read from above: a flat 1's near side face (a 3) is read and the 1's lone
+    # light pip is not; the die's body going on behind the 3 refuses it (a wrong `ok` (3, 4) for (1, 4)
+    # once board gaps no longer refused it by chance).
+    frame, cam = _throw(look, "ok", 93, tilt=50.0)
+    r = read_dice(frame, cam.calibration(), expect=2)
+    assert r.verdict is Verdict.UNREADABLE and "behind the top face" in r.reason, (r.verdict, r.reason, r.values)
+
+
+def test_a_die_lying_flat_has_nothing_of_itself_behind_its_top_face() -> None:
+    frame = _scene((40, 40, 190))
+    pts = _clear((99.5, 99.5), 10.0)
+    # Away from the camera (up) there is board past the rim; towards it (down) the side face, 14 px of a
+    # 40 px die, is too short to be more of the die behind a face.
+    assert not reaches_behind(frame, (99.5, 99.5), 40.0, 0.0, pts, np.array([0.0, -1.0]))
+    assert not reaches_behind(frame, (99.5, 99.5), 40.0, 0.0, pts, np.array([0.0, 1.0]))
+    # The side face read as the face: the top face lies behind it.
+    side_pts = np.array([(86.0, 123.0), (113.0, 123.0), (99.5, 131.0)])
+    assert reaches_behind(frame, (99.5, 126.5), 14.0, 0.0, side_pts, np.array([0.0, -1.0]))
