@@ -16,25 +16,22 @@ Board lettering, grid lines and coloured pieces carry no legal layout of round s
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.layout import LAYOUTS, Fit, fit_layout, six_squeeze, skew_of, small_median
+from vision.lean import ONE_STEP, lean_check
+from vision.lightface import Down, Level, LightFace, clear_points
 from vision.pips import Candidates, detect, empty, odd, sample
-from vision.rim import CLEAR, MIN_EDGE, face_extent, first_extent
+from vision.rim import MIN_EDGE, face_extent, first_extent
 from vision.scene import neutral_gains, noise_sigma
-from vision.silhouette import on_die, reaches_behind
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
 
-# A face's side over its pitch g: the outer pips of standard dice sit ~0.27 of the side from the centre
-# (3.7 g), the simulated camera's at 0.25 (4.0 g).
-SIDE_PER_G = 3.85
 # Pip diameter over pitch on the dice measured (Byler photos, simulated camera: 0.6-0.7).
 PIP_D_PER_G = 0.65
 # Without a calibration, a pip's diameter is the frame's short side over this: the development photos'
@@ -69,23 +66,6 @@ _LEGAL = {sum(_BIT[c] for c in cells): n for n, ls in LAYOUTS.items() for cells 
 _LEGAL_COUNT = np.zeros(512, np.int64)
 for _m, _n in _LEGAL.items():
     _LEGAL_COUNT[_m] = _n
-
-
-@dataclass(frozen=True)
-class LightFace:
-    """One face read (value) or refused (value None, reason) in frame pixels."""
-
-    value: int | None
-    centre: tuple[float, float]
-    g: float  # pitch, pixels
-    theta: float  # grid orientation, radians
-    confidence: float
-    reason: str
-    pips: tuple[tuple[float, float], ...]
-
-    @property
-    def side(self) -> float:
-        return SIDE_PER_G * self.g
 
 
 def spots(gray: U8, pip_d: float) -> tuple[Candidates, U8]:
@@ -146,21 +126,8 @@ def _one_per_spot(c: Candidates) -> Candidates:
     return c.take(order[np.array(keep, bool)])
 
 
-# A side face's pip seen beside the top face further out than a flat die's side can reach (pitches).
-SIDE_SLACK = 0.35
-# How far from a face's centre (pitches) its lean check looks for an open side face's pips. An open side
-# face begins at the top face's edge (1.93 pitches out) and shows its pips in two rows across its width,
-# which grows with the lean (0.7 of a side, 2.7 pitches, at 45 degrees). Looking to 3.0 saw only the near
-# row, which can sit within a flat die's reach plus slack: the simulated camera's cocked seed 194 (a die
-# leaning on a hotel, 5 up, its 6 side open, far row 3.2 pitches out) was a wrong `ok`. A touching die's
-# nearest pips are ~2.9 pitches out either way: they are left out as the pips of a face read, not by distance.
-LEAN_REACH = 3.5
 # Side-face pips of a leaning die are seen at 30-60 degrees: ovals up to this elongation still count.
 SIDE_ELONG = 2.6
-
-Down = Callable[[tuple[float, float]], tuple[float, float]]
-Level = Callable[[tuple[float, float]], F64]
-
 
 NO_SPOTS = empty(True)  # a pass not run found no spots
 
@@ -206,7 +173,7 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
         faces = [f for f in faces if _chroma(bgr, f, gains) <= MAX_CHROMA]
     faces = _resolve(faces)
     if down is not None:
-        faces = [_lean_check(f, c, oval, faces, down, colour) for f in faces]
+        faces = [lean_check(f, c, oval, faces, down, colour) for f in faces]
     return LightPass(tuple(faces), c)
 
 
@@ -221,120 +188,10 @@ def noise_floors(gray: U8) -> tuple[float, float]:
     return max(MIN_SPOT, SPOT_NOISE * noise), max(MIN_EDGE, EDGE_NOISE * noise)
 
 
-def _lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFace], down: Down,
-                colour: U8 | None = None) -> LightFace:
-    """A die leaning on something shows one side face wide open, its pips round enough to be found as
-    spots as strong as the top face's pips. A flat die shows only the side faces turned away from the
-    camera, each at most as wide as the die's height looks there (`down`). A strong pip-sized spot just
-    beyond one of the top face's edges, further out than a flat die's side face reaches, is taken for
-    the open side face of a cocked die (not a pip of another die read: those are excluded)."""
-    if f.value is None or len(c) == 0:
-        return f
-    # (Each face pip's nearest spot, and which spots are pips of a face read, for all of them at once.)
-    fp = np.array(f.pips, np.float64)
-    near_pip = np.argmin(np.hypot(top.xy[None, :, 0] - fp[:, None, 0], top.xy[None, :, 1] - fp[:, None, 1]), axis=1)
-    weak = float(top.peak[near_pip].min())
-    own = np.array([p for o in faces for p in o.pips], np.float64).reshape(-1, 2)
-    dv = np.array(down(f.centre))
-    rel = c.xy - np.array(f.centre)
-    reach = float(np.hypot(dv[0], dv[1]))
-    pip_like = (c.peak >= 0.7 * weak) & (c.radius >= 0.2 * f.g) & (c.radius < 0.4 * f.g)
-    mine = ((c.xy[:, None, 0] == own[None, :, 0]) & (c.xy[:, None, 1] == own[None, :, 1])).any(axis=1)
-    side = 0.5 * f.side
-    # Only the pip-like spots of no face read can be a side face's: the rest is measured for them alone.
-    cand = pip_like & ~mine
-    if colour is not None and cand.any():
-        # Light pips: a light gap of board beside the die looks like one; a side face's pips lie on the die.
-        cand[cand] = on_die(colour, f.centre, f.side, _clear_points(f), c.xy[cand])
-    # (With light pips, also where the die's body goes on behind the face: its top face's lone pip, or a
-    # leaning die's upper face, need not be a spot near enough, or pip-like beside this face's pips.)
-    if reach > side and (_behind(f, c.xy[cand], faces, down, dv / reach) or (colour is not None and reaches_behind(
-            colour, f.centre, f.side, f.theta, _clear_points(f), -dv / reach))):
-        return replace(f, value=None, confidence=0.0, reason="cocked: another face of it shows behind the top face")
-    rel = rel[cand]
-    if len(rel) == 0:
-        return f
-    odd = np.ones(len(rel), bool)
-    if f.value == 1 and reach > side:
-        # Far from overhead (a flat die's sides longer than half its face), a lone pip may be a leaning die's
-        # lower face, its top face's pips just behind it (the simulated camera at 45 degrees, read from above:
-        # three cocked throws of 40 accepted with such a 1), where a turn-by-turn square leaves them in its
-        # corners. Turn-free: past the circle a face of any turn fits in (its rim ends 1.22 half-sides out
-        # towards a corner, vision/rim.py) and past that circle swept towards the die's bottom.
-        ring = 1.22 * side
-        beyond = np.hypot(rel[:, 0], rel[:, 1]) - ring
-        out = _from_segment(rel, dv) - ring
-        odd &= (beyond > 0) & (beyond <= LEAN_REACH * f.g - side) & (out > SIDE_SLACK * f.g)
-        return f if not odd.any() else replace(f, value=None, confidence=0.0,
-                                              reason="cocked: a side face shows beside the top face")
-    # A 1's turn is a guess (the rim fitted every _ONE_ANGLES step): a spot is taken for an open side face
-    # only if it is one at every turn within half a step of the guess.
-    half = 0.5 * float(_ONE_ANGLES[1])
-    for theta in (f.theta - half, f.theta, f.theta + half) if f.value == 1 else (f.theta,):
-        cth, sth = np.cos(theta), np.sin(theta)
-        to_face = np.array([[cth, -sth], [sth, cth]])  # image offset @ to_face -> (u, v) along the face's axes
-        uv = np.abs(rel @ to_face)
-        # Past the top face's edge (pixels; 0 on it), beyond a corner as well as beyond a side: a die seen far
-        # from overhead and read from above (vision/oblique.py) shows a leaning die's other faces beyond its
-        # face's corners too (the simulated camera at 50 degrees: a die leaning on a hotel, read by a side
-        # face turned 45 degrees, its top face's pips beyond that face's corner).
-        beyond = np.hypot(np.maximum(uv[:, 0] - side, 0.0), np.maximum(uv[:, 1] - side, 0.0))
-        # ... and past the footprint of a flat die there: its top face swept towards its bottom (`down`),
-        # which is all of a flat die the camera can see.
-        swept = (rel[:, None, :] - _SWEEP[None, :, None] * dv[None, None, :]) @ to_face
-        out = np.hypot(np.maximum(np.abs(swept[..., 0]) - side, 0.0),
-                       np.maximum(np.abs(swept[..., 1]) - side, 0.0)).min(axis=1)
-        near = (beyond > 0) & (beyond <= LEAN_REACH * f.g - side)
-        odd &= near & (out > SIDE_SLACK * f.g)
-    if not odd.any():
-        return f
-    return replace(f, value=None, confidence=0.0, reason="cocked: a side face shows beside the top face")
-
-
-_SWEEP = np.linspace(0.0, 1.0, 9)  # steps of a flat die's top face towards its bottom, for _lean_check
-# How far behind a face (pitches from its centre, away from the camera) a leaning die's top face can show.
-LEAN_BEHIND = 4.5
-
-
-def _behind(f: LightFace, spots: F64, faces: list[LightFace], down: Down, away: F64) -> bool:
-    """Far from overhead, whether a pip lies just behind the face `f` (away from the camera, where a flat die
-    shows nothing of itself), unaccounted for by any other face read as a flat die's top or side faces.
-
-    A die leaning away from the camera turns its lower side face up towards it: read from above that face
-    looks like a flat top face, and the die's real top face lies a face's width behind it, its pips further
-    out than LEAN_REACH (the simulated camera at 45 and 50 degrees: cocked throws accepted with the lower
-    face read as a 4, a 3 or a 1). A die lying behind this one shows its own top face (its pips are a face
-    read) and its side face towards the camera (within its footprint, `down`): those are not counted."""
-    if len(spots) == 0:
-        return False
-    rel = spots - np.array(f.centre)
-    ring = 1.22 * 0.5 * f.side
-    dist = np.hypot(rel[:, 0], rel[:, 1])
-    back = (rel @ away < 0) & (dist > ring) & (dist <= LEAN_BEHIND * f.g)
-    for o in faces:
-        if o is f or o.value is None or not back.any():
-            continue
-        back &= _from_segment(spots - np.array(o.centre), np.array(down(o.centre))) > 1.22 * 0.5 * o.side
-    return bool(back.any())
-
-
-def _from_segment(rel: F64, dv: F64) -> F64:
-    """Each point's distance from the segment from the origin to `dv` (a flat die's centre swept to its
-    bottom's): the points a circle round the top face, swept so, stays clear of by more than its radius."""
-    t = np.clip((rel @ dv) / max(float(dv @ dv), 1e-9), 0.0, 1.0)
-    return np.asarray(np.hypot(rel[:, 0] - t * dv[0], rel[:, 1] - t * dv[1]), np.float64)
-
-
-def _clear_points(f: LightFace) -> F64:
-    """The face's points between its pip cells (rim.CLEAR), in frame pixels."""
-    cth, sth = np.cos(f.theta), np.sin(f.theta)
-    return np.asarray(np.array(f.centre) + (CLEAR * f.g) @ np.array([[cth, sth], [-sth, cth]]), np.float64)
-
-
 def _chroma(bgr: U8, f: LightFace, gains: F64) -> float:
     """Median max-min channel spread over the face's pip-free points (0 for white or grey), in the light's
     own white balance (`gains`, vision/scene.py): a white die under a warm light is white."""
-    pts = _clear_points(f)
+    pts = clear_points(f)
     h, w = bgr.shape[:2]
     x = np.clip(np.rint(pts[:, 0]), 0, w - 1).astype(np.int64)
     y = np.clip(np.rint(pts[:, 1]), 0, h - 1).astype(np.int64)
@@ -571,7 +428,7 @@ ONE_R_PER_G = 0.3
 # half side (SIDE_PER_G / 2 = 1.93), so that a spot on its rim or bevel does not count as on it.
 ONE_FACE = 1.8
 # Orientations tried for a lone pip's die (its grid is unknown): every 15 degrees of a quarter turn.
-_ONE_ANGLES = np.arange(0.0, np.pi / 2, np.pi / 12)
+_ONE_ANGLES = np.arange(0.0, np.pi / 2, ONE_STEP)
 
 
 def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, float]],

@@ -23,9 +23,10 @@ from vision.camera import BoardCamera
 from vision.candidates import BARE_SPOTS, spot_clusters
 from vision.change import Box, cores, grow, inside
 from vision.colourpips import read_colour_face
-from vision.darkpips import NO_SPOTS, SIDE_PER_G, Down, Level, LightFace, LightPass, light_pass
+from vision.darkpips import NO_SPOTS, LightPass, light_pass
 from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
+from vision.lightface import SIDE_PER_G, Down, Level, LightFace
 from vision.look import DieLook
 from vision.netcheck import (
     NET_ACCEPT,
@@ -55,7 +56,7 @@ MAX_SMEAR = 1.8
 TWIN = 0.9
 # Reading only where the table changed (read_dice's `changed`): the area where a die's centre may lie
 # (vision/change.py's cores) grows by CHANGED_PAD dice into the window read, so that every pass sees a die
-# whole with the board around it (the lean check looks up to 1.1 dice beyond a face's edge, darkpips.py).
+# whole with the board around it (the lean check looks up to 1.1 dice beyond a face's edge, vision/lean.py).
 CHANGED_PAD = 1.5
 ALIGN = 12  # a window's corner lies on multiples of this (pixels): see _windows
 

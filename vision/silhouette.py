@@ -1,6 +1,6 @@
 """Whether spots beside a die's top face lie on the die itself: within its silhouette, its pips' holes filled.
 
-The lean check (vision/darkpips.py) takes a pip-like spot just beyond a top face, where a flat die shows
+The lean check (vision/lean.py) takes a pip-like spot just beyond a top face, where a flat die shows
 nothing of itself, for a leaning die's open side face. For light pips on a dark or coloured die (the
 inverted passes) a light spot is also any small gap of a light board between the die and something dark:
 a line of the board, a coloured bar, a piece, the strokes of its lettering. On the simulated camera with

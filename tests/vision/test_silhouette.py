@@ -1,6 +1,6 @@
 """Coloured and dark dice with light pips on the product path: a board gap beside a die is no side face.
 
-The lean check (vision/darkpips.py) takes a pip-like spot beyond a flat die's reach for a leaning die's
+The lean check (vision/lean.py) takes a pip-like spot beyond a flat die's reach for a leaning die's
 open side face; with light pips a light gap of board between the die and a line, a bar or lettering looks
 like one, and plain throws were refused as cocked (the simulated camera: red dice 21 of 40 plain throws
 read, black 28). vision/silhouette.py keeps only the spots on the die itself (M.DICE.2: a leaning die is

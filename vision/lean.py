@@ -1,0 +1,138 @@
+"""Whether a face read lies flat: a leaning die shows another face of itself where a flat die shows nothing.
+
+The pips-first passes (vision/darkpips.py) read a face from its pips; with the board camera's `down` (the
+image vector from a flat die's top-face centre to its bottom, vision/camera.py) each face read is checked
+here for the side face a die leaning on something opens beside it, or, far from overhead, the face of it
+behind. Pure: spots and faces in, the face (refused or not) out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.lightface import Down, LightFace, clear_points
+from vision.pips import Candidates
+from vision.silhouette import on_die, reaches_behind
+
+U8 = NDArray[np.uint8]
+F64 = NDArray[np.float64]
+
+# A side face's pip seen beside the top face further out than a flat die's side can reach (pitches).
+SIDE_SLACK = 0.35
+# How far from a face's centre (pitches) its lean check looks for an open side face's pips. An open side
+# face begins at the top face's edge (1.93 pitches out) and shows its pips in two rows across its width,
+# which grows with the lean (0.7 of a side, 2.7 pitches, at 45 degrees). Looking to 3.0 saw only the near
+# row, which can sit within a flat die's reach plus slack: the simulated camera's cocked seed 194 (a die
+# leaning on a hotel, 5 up, its 6 side open, far row 3.2 pitches out) was a wrong `ok`. A touching die's
+# nearest pips are ~2.9 pitches out either way: they are left out as the pips of a face read, not by distance.
+LEAN_REACH = 3.5
+# A lone pip's die is tried turned every this many radians of a quarter turn (darkpips._ones); its lean
+# check takes a spot for an open side face only if it is one at every turn within half a step of the guess.
+ONE_STEP = np.pi / 12
+
+
+def lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFace], down: Down,
+               colour: U8 | None = None) -> LightFace:
+    """A die leaning on something shows one side face wide open, its pips round enough to be found as
+    spots as strong as the top face's pips. A flat die shows only the side faces turned away from the
+    camera, each at most as wide as the die's height looks there (`down`). A strong pip-sized spot just
+    beyond one of the top face's edges, further out than a flat die's side face reaches, is taken for
+    the open side face of a cocked die (not a pip of another die read: those are excluded)."""
+    if f.value is None or len(c) == 0:
+        return f
+    # (Each face pip's nearest spot, and which spots are pips of a face read, for all of them at once.)
+    fp = np.array(f.pips, np.float64)
+    near_pip = np.argmin(np.hypot(top.xy[None, :, 0] - fp[:, None, 0], top.xy[None, :, 1] - fp[:, None, 1]), axis=1)
+    weak = float(top.peak[near_pip].min())
+    own = np.array([p for o in faces for p in o.pips], np.float64).reshape(-1, 2)
+    dv = np.array(down(f.centre))
+    rel = c.xy - np.array(f.centre)
+    reach = float(np.hypot(dv[0], dv[1]))
+    pip_like = (c.peak >= 0.7 * weak) & (c.radius >= 0.2 * f.g) & (c.radius < 0.4 * f.g)
+    mine = ((c.xy[:, None, 0] == own[None, :, 0]) & (c.xy[:, None, 1] == own[None, :, 1])).any(axis=1)
+    side = 0.5 * f.side
+    # Only the pip-like spots of no face read can be a side face's: the rest is measured for them alone.
+    cand = pip_like & ~mine
+    if colour is not None and cand.any():
+        # Light pips: a light gap of board beside the die looks like one; a side face's pips lie on the die.
+        cand[cand] = on_die(colour, f.centre, f.side, clear_points(f), c.xy[cand])
+    # (With light pips, also where the die's body goes on behind the face: its top face's lone pip, or a
+    # leaning die's upper face, need not be a spot near enough, or pip-like beside this face's pips.)
+    if reach > side and (_behind(f, c.xy[cand], faces, down, dv / reach) or (colour is not None and reaches_behind(
+            colour, f.centre, f.side, f.theta, clear_points(f), -dv / reach))):
+        return replace(f, value=None, confidence=0.0, reason="cocked: another face of it shows behind the top face")
+    rel = rel[cand]
+    if len(rel) == 0:
+        return f
+    odd = np.ones(len(rel), bool)
+    if f.value == 1 and reach > side:
+        # Far from overhead (a flat die's sides longer than half its face), a lone pip may be a leaning die's
+        # lower face, its top face's pips just behind it (the simulated camera at 45 degrees, read from above:
+        # three cocked throws of 40 accepted with such a 1), where a turn-by-turn square leaves them in its
+        # corners. Turn-free: past the circle a face of any turn fits in (its rim ends 1.22 half-sides out
+        # towards a corner, vision/rim.py) and past that circle swept towards the die's bottom.
+        ring = 1.22 * side
+        beyond = np.hypot(rel[:, 0], rel[:, 1]) - ring
+        out = _from_segment(rel, dv) - ring
+        odd &= (beyond > 0) & (beyond <= LEAN_REACH * f.g - side) & (out > SIDE_SLACK * f.g)
+        return f if not odd.any() else replace(f, value=None, confidence=0.0,
+                                              reason="cocked: a side face shows beside the top face")
+    # A 1's turn is a guess (the rim fitted every ONE_STEP): a spot is taken for an open side face
+    # only if it is one at every turn within half a step of the guess.
+    half = 0.5 * ONE_STEP
+    for theta in (f.theta - half, f.theta, f.theta + half) if f.value == 1 else (f.theta,):
+        cth, sth = np.cos(theta), np.sin(theta)
+        to_face = np.array([[cth, -sth], [sth, cth]])  # image offset @ to_face -> (u, v) along the face's axes
+        uv = np.abs(rel @ to_face)
+        # Past the top face's edge (pixels; 0 on it), beyond a corner as well as beyond a side: a die seen far
+        # from overhead and read from above (vision/oblique.py) shows a leaning die's other faces beyond its
+        # face's corners too (the simulated camera at 50 degrees: a die leaning on a hotel, read by a side
+        # face turned 45 degrees, its top face's pips beyond that face's corner).
+        beyond = np.hypot(np.maximum(uv[:, 0] - side, 0.0), np.maximum(uv[:, 1] - side, 0.0))
+        # ... and past the footprint of a flat die there: its top face swept towards its bottom (`down`),
+        # which is all of a flat die the camera can see.
+        swept = (rel[:, None, :] - _SWEEP[None, :, None] * dv[None, None, :]) @ to_face
+        out = np.hypot(np.maximum(np.abs(swept[..., 0]) - side, 0.0),
+                       np.maximum(np.abs(swept[..., 1]) - side, 0.0)).min(axis=1)
+        near = (beyond > 0) & (beyond <= LEAN_REACH * f.g - side)
+        odd &= near & (out > SIDE_SLACK * f.g)
+    if not odd.any():
+        return f
+    return replace(f, value=None, confidence=0.0, reason="cocked: a side face shows beside the top face")
+
+
+_SWEEP = np.linspace(0.0, 1.0, 9)  # steps of a flat die's top face towards its bottom, for lean_check
+# How far behind a face (pitches from its centre, away from the camera) a leaning die's top face can show.
+LEAN_BEHIND = 4.5
+
+
+def _behind(f: LightFace, spots: F64, faces: list[LightFace], down: Down, away: F64) -> bool:
+    """Far from overhead, whether a pip lies just behind the face `f` (away from the camera, where a flat die
+    shows nothing of itself), unaccounted for by any other face read as a flat die's top or side faces.
+
+    A die leaning away from the camera turns its lower side face up towards it: read from above that face
+    looks like a flat top face, and the die's real top face lies a face's width behind it, its pips further
+    out than LEAN_REACH (the simulated camera at 45 and 50 degrees: cocked throws accepted with the lower
+    face read as a 4, a 3 or a 1). A die lying behind this one shows its own top face (its pips are a face
+    read) and its side face towards the camera (within its footprint, `down`): those are not counted."""
+    if len(spots) == 0:
+        return False
+    rel = spots - np.array(f.centre)
+    ring = 1.22 * 0.5 * f.side
+    dist = np.hypot(rel[:, 0], rel[:, 1])
+    back = (rel @ away < 0) & (dist > ring) & (dist <= LEAN_BEHIND * f.g)
+    for o in faces:
+        if o is f or o.value is None or not back.any():
+            continue
+        back &= _from_segment(spots - np.array(o.centre), np.array(down(o.centre))) > 1.22 * 0.5 * o.side
+    return bool(back.any())
+
+
+def _from_segment(rel: F64, dv: F64) -> F64:
+    """Each point's distance from the segment from the origin to `dv` (a flat die's centre swept to its
+    bottom's): the points a circle round the top face, swept so, stays clear of by more than its radius."""
+    t = np.clip((rel @ dv) / max(float(dv @ dv), 1e-9), 0.0, 1.0)
+    return np.asarray(np.hypot(rel[:, 0] - t * dv[0], rel[:, 1] - t * dv[1]), np.float64)
