@@ -4,7 +4,8 @@ The lean check (vision/lean.py) takes a pip-like spot just beyond a top face, wh
 nothing of itself, for a leaning die's open side face. For light pips on a dark or coloured die (the
 inverted passes) a light spot is also any small gap of a light board between the die and something dark:
 a line of the board, a coloured bar, a piece, the strokes of its lettering. On the simulated camera with
-red and with black dice, such gaps refused 19 and 12 of 40 plain throws as cocked. A leaning die's open
+red and with black dice, 17 and 12 of 40 plain throws were refused as cocked by such spots (the check below
+reads 16 and 12 of them; the rest lie against lettering of the die's own colour). A leaning die's open
 face shows its pips on the die's own body, so a spot counts only if the die's silhouette holds it: the
 pixels of the die's colour (any shade of it: side faces are darker, rims darker still) connected to the
 top face, every hole in them filled (pips are holes), within a window round the face.
