@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from vision.lightface import Down, LightFace, clear_points
 from vision.pips import Candidates
-from vision.silhouette import on_die, reaches_behind
+from vision.silhouette import Silhouette
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -56,13 +56,15 @@ def lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFa
     side = 0.5 * f.side
     # Only the pip-like spots of no face read can be a side face's: the rest is measured for them alone.
     cand = pip_like & ~mine
+    # Light pips: a light gap of board beside the die looks like one; a side face's pips lie on the die.
+    sil = Silhouette.of(colour, f.centre, f.side, clear_points(f)) if colour is not None and (
+        cand.any() or reach > side) else None
     if colour is not None and cand.any():
-        # Light pips: a light gap of board beside the die looks like one; a side face's pips lie on the die.
-        cand[cand] = on_die(colour, f.centre, f.side, clear_points(f), c.xy[cand])
+        cand[cand] = sil.holds(c.xy[cand]) if sil is not None else False
     # (With light pips, also where the die's body goes on behind the face: its top face's lone pip, or a
     # leaning die's upper face, need not be a spot near enough, or pip-like beside this face's pips.)
-    if reach > side and (_behind(f, c.xy[cand], faces, down, dv / reach) or (colour is not None and reaches_behind(
-            colour, f.centre, f.side, f.theta, clear_points(f), -dv / reach))):
+    if reach > side and (_behind(f, c.xy[cand], faces, down, dv / reach) or (
+            sil is not None and sil.reaches_behind(f.centre, f.side, f.theta, -dv / reach))):
         return replace(f, value=None, confidence=0.0, reason="cocked: another face of it shows behind the top face")
     rel = rel[cand]
     if len(rel) == 0:

@@ -10,10 +10,12 @@ face shows its pips on the die's own body, so a spot counts only if the die's si
 pixels of the die's colour (any shade of it: side faces are darker, rims darker still) connected to the
 top face, every hole in them filled (pips are holes), within a window round the face.
 
-Pure: a BGR frame and a face's geometry in, one flag per spot out.
+Pure: a BGR frame and a face's geometry in, a frozen value out; points in, flags out.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -39,71 +41,61 @@ WINDOW = 1.3  # half the window's side, in die sides: the lean check looks 3.5 p
 BEHIND = 0.6
 
 
-def on_die(bgr: U8, centre: tuple[float, float], side: float, body_points: F64, spots: F64) -> NDArray[np.bool_]:
-    """For each spot (N, 2 frame pixels), whether the silhouette of the die whose top face of `side` pixels
-    is centred at `centre` holds it. `body_points` (M, 2): points of the top face between its pips, whose
-    median colour is the die's and from which its silhouette is grown."""
-    if len(spots) == 0:
-        return np.zeros(0, bool)
-    sil = _silhouette(bgr, centre, side, body_points)
-    if sil is None:
-        return np.zeros(len(spots), bool)
-    return _held(sil, spots)
+@dataclass(frozen=True, eq=False)  # (an array's == is elementwise)
+class Silhouette:
+    """A die's silhouette in a window of the frame: the pixels of its colour connected to its face, every hole
+    in them filled."""
 
+    filled: NDArray[np.uint8]  # 1 on the silhouette, window pixels
+    corner: tuple[float, float]  # the window's top-left corner, frame pixels
 
-def reaches_behind(bgr: U8, centre: tuple[float, float], side: float, theta: float, body_points: F64,
-                   away: F64) -> bool:
-    """Whether the die's silhouette goes on past the face's edge in the unit direction `away` (frame pixels)
-    for BEHIND of a side, all across the face's middle: on a view far from overhead read from above
-    (vision/oblique.py), a face with more of the die behind it is not the die's top face (a flat die's
-    side face, read because the top face's lone pip was not; or a leaning die's lower face turned up)."""
-    sil = _silhouette(bgr, centre, side, body_points)
-    if sil is None:
-        return False
-    across = np.array([-away[1], away[0]])
-    # Where the face (a square turned theta) ends along `away`.
-    edge = 0.5 * side / max(abs(float(np.cos(theta) * away[0] + np.sin(theta) * away[1])),
-                            abs(float(-np.sin(theta) * away[0] + np.cos(theta) * away[1])), 1e-6)
-    t = edge + side * np.linspace(0.15, BEHIND, 6)
-    lat = side * np.array([-0.3, 0.0, 0.3])
-    pts = np.array(centre)[None, None, :] + t[:, None, None] * away[None, None, :] + lat[None, :, None] * across
-    return bool(_held(sil, pts.reshape(-1, 2)).all())
+    @classmethod
+    def of(cls, bgr: U8, centre: tuple[float, float], side: float, body_points: F64) -> Silhouette | None:
+        """The silhouette of the die whose face of `side` pixels is centred at `centre`; `body_points` (M, 2):
+        points of that face between its pips, whose median colour is the die's and from which it is grown.
+        None where none of them is of that colour (nothing to grow from)."""
+        h, w = bgr.shape[:2]
+        r = int(np.ceil(WINDOW * side)) + 2
+        x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
+        x1, y1 = min(w, int(centre[0]) + r + 1), min(h, int(centre[1]) + r + 1)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            return None
+        win = bgr[y0:y1, x0:x1].astype(np.float32)
+        local = body_points - np.array([x0, y0], np.float64)
+        body = np.median(np.stack([sample(np.ascontiguousarray(bgr[..., k]), body_points) for k in range(3)],
+                                  axis=1), axis=0).astype(np.float32)
+        like = _of_colour(win, body)
+        _, labels = cv2.connectedComponents(like, connectivity=8)
+        seeds = sample(labels.astype(np.float32), local).astype(np.int64)
+        seeds = seeds[(seeds > 0) & (sample(like, local) > 0)]
+        if seeds.size == 0:
+            return None
+        die = np.isin(labels, np.unique(seeds))
+        # Holes: what is not the die and does not reach the window's border (a pip, a glint, a gap it encloses).
+        _, rest = cv2.connectedComponents((~die).astype(np.uint8), connectivity=4)
+        border = np.unique(np.concatenate([rest[0], rest[-1], rest[:, 0], rest[:, -1]]))
+        return cls(np.asarray(die | ~np.isin(rest, border), np.uint8), (float(x0), float(y0)))
 
+    def holds(self, pts: F64) -> NDArray[np.bool_]:
+        """Whether each point (N, 2 frame pixels) lies on the silhouette; a point off its window does not."""
+        local = pts.reshape(-1, 2) - np.array(self.corner)
+        h, w = self.filled.shape
+        inside = (local[:, 0] >= 0) & (local[:, 1] >= 0) & (local[:, 0] <= w - 1) & (local[:, 1] <= h - 1)
+        return np.asarray(inside & (sample(self.filled, local) > 0), bool)
 
-_Silhouette = tuple[NDArray[np.bool_], NDArray[np.float64]]  # the filled silhouette in a window, its corner
-
-
-def _silhouette(bgr: U8, centre: tuple[float, float], side: float, body_points: F64) -> _Silhouette | None:
-    h, w = bgr.shape[:2]
-    r = int(np.ceil(WINDOW * side)) + 2
-    x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
-    x1, y1 = min(w, int(centre[0]) + r + 1), min(h, int(centre[1]) + r + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
-        return None
-    win = bgr[y0:y1, x0:x1].astype(np.float32)
-    off = np.array([x0, y0], np.float64)
-    body = np.median(np.stack([sample(np.ascontiguousarray(bgr[..., k]), body_points) for k in range(3)], axis=1),
-                     axis=0).astype(np.float32)
-    like = _of_colour(win, body)
-    _, labels = cv2.connectedComponents(like, connectivity=8)
-    seeds = sample(labels.astype(np.float32), body_points - off).astype(np.int64)
-    seeds = seeds[(seeds > 0) & (sample(like, body_points - off) > 0)]
-    if seeds.size == 0:
-        return None
-    die = np.isin(labels, np.unique(seeds))
-    # Holes: what is not the die and does not reach the window's border (a pip, a glint, a gap it encloses).
-    _, rest = cv2.connectedComponents((~die).astype(np.uint8), connectivity=4)
-    border = np.unique(np.concatenate([rest[0], rest[-1], rest[:, 0], rest[:, -1]]))
-    return die | ~np.isin(rest, border), off
-
-
-def _held(sil: _Silhouette, pts: F64) -> NDArray[np.bool_]:
-    """Whether each point (frame pixels) lies on the filled silhouette; a point off its window does not."""
-    filled, off = sil
-    local = pts - off
-    h, w = filled.shape
-    inside = (local[:, 0] >= 0) & (local[:, 1] >= 0) & (local[:, 0] <= w - 1) & (local[:, 1] <= h - 1)
-    return np.asarray(inside & (sample(filled.astype(np.uint8), local) > 0), bool)
+    def reaches_behind(self, centre: tuple[float, float], side: float, theta: float, away: F64) -> bool:
+        """Whether the silhouette goes on past the face's edge in the unit direction `away` (frame pixels) for
+        BEHIND of a side, all across the face's middle: on a view far from overhead read from above
+        (vision/oblique.py), a face with more of the die behind it is not the die's top face (a flat die's
+        side face, read because the top face's lone pip was not; or a leaning die's lower face turned up)."""
+        across = np.array([-away[1], away[0]])
+        # Where the face (a square turned theta) ends along `away`.
+        edge = 0.5 * side / max(abs(float(np.cos(theta) * away[0] + np.sin(theta) * away[1])),
+                                abs(float(-np.sin(theta) * away[0] + np.cos(theta) * away[1])), 1e-6)
+        t = edge + side * np.linspace(0.15, BEHIND, 6)
+        lat = side * np.array([-0.3, 0.0, 0.3])
+        pts = np.array(centre)[None, None, :] + t[:, None, None] * away[None, None, :] + lat[None, :, None] * across
+        return bool(self.holds(pts).all())
 
 
 def _of_colour(win: NDArray[np.float32], body: NDArray[np.float32]) -> U8:

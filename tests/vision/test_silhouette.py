@@ -14,7 +14,7 @@ import pytest
 
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from vision import Verdict, read_dice
-from vision.silhouette import on_die, reaches_behind
+from vision.silhouette import Silhouette
 
 
 def _throw(look: str, kind: str, seed: int, tilt: float = 18.0) -> tuple[np.ndarray, SimulatedCamera]:
@@ -45,19 +45,23 @@ def _clear(centre: tuple[float, float], g: float) -> np.ndarray:
 def test_a_pip_on_the_die_counts_and_a_gap_of_board_beside_it_does_not(body: tuple[int, int, int]) -> None:
     frame = _scene(body)
     spots = np.array([(90.0, 127.0), (109.0, 127.0), (123.0, 90.0), (160.0, 100.0)])
-    got = on_die(frame, (99.5, 99.5), 40.0, _clear((99.5, 99.5), 10.0), spots)
+    sil = Silhouette.of(frame, (99.5, 99.5), 40.0, _clear((99.5, 99.5), 10.0))
+    assert sil is not None
+    got = sil.holds(spots)
     # Side-face pips (holes in the die's silhouette) yes; the board between the die and the bar, and the
     # open board, no.
     assert got.tolist() == [True, True, False, False]
 
 
-def test_no_spots_give_nothing_and_a_face_at_the_frames_edge_is_measured() -> None:
+def test_a_face_at_the_frames_edge_is_measured() -> None:
     frame = _scene((40, 40, 190))
-    assert on_die(frame, (99.5, 99.5), 40.0, _clear((99.5, 99.5), 10.0), np.zeros((0, 2))).shape == (0,)
-    # The window is cut by the frame: the die in the corner still holds its side face's pip, not the board.
+    # The window is cut by the frame: the die in the corner still holds its side face's pip, not the board
+    # nor a point off the window.
     corner = np.ascontiguousarray(frame[70:, 70:])
-    got = on_die(corner, (29.5, 29.5), 40.0, _clear((29.5, 29.5), 10.0), np.array([(20.0, 57.0), (29.5, 2.0)]))
-    assert got.tolist() == [True, False]
+    sil = Silhouette.of(corner, (29.5, 29.5), 40.0, _clear((29.5, 29.5), 10.0))
+    assert sil is not None
+    assert sil.holds(np.zeros((0, 2))).shape == (0,)
+    assert sil.holds(np.array([(20.0, 57.0), (29.5, 2.0), (129.5, 29.5)])).tolist() == [True, False, False]
 
 
 @pytest.mark.parametrize("look, seed", [("red", 3), ("red", 4), ("black", 8), ("black", 9)])
@@ -100,11 +104,12 @@ def test_from_above_a_face_with_more_of_the_die_behind_it_is_not_taken_for_the_t
 
 def test_a_die_lying_flat_has_nothing_of_itself_behind_its_top_face() -> None:
     frame = _scene((40, 40, 190))
-    pts = _clear((99.5, 99.5), 10.0)
+    sil = Silhouette.of(frame, (99.5, 99.5), 40.0, _clear((99.5, 99.5), 10.0))
+    assert sil is not None
     # Away from the camera (up) there is board past the rim; towards it (down) the side face, 14 px of a
     # 40 px die, is too short to be more of the die behind a face.
-    assert not reaches_behind(frame, (99.5, 99.5), 40.0, 0.0, pts, np.array([0.0, -1.0]))
-    assert not reaches_behind(frame, (99.5, 99.5), 40.0, 0.0, pts, np.array([0.0, 1.0]))
+    assert not sil.reaches_behind((99.5, 99.5), 40.0, 0.0, np.array([0.0, -1.0]))
+    assert not sil.reaches_behind((99.5, 99.5), 40.0, 0.0, np.array([0.0, 1.0]))
     # The side face read as the face: the top face lies behind it.
-    side_pts = np.array([(86.0, 123.0), (113.0, 123.0), (99.5, 131.0)])
-    assert reaches_behind(frame, (99.5, 126.5), 14.0, 0.0, side_pts, np.array([0.0, -1.0]))
+    side = Silhouette.of(frame, (99.5, 126.5), 14.0, np.array([(86.0, 123.0), (113.0, 123.0), (99.5, 131.0)]))
+    assert side is not None and side.reaches_behind((99.5, 126.5), 14.0, 0.0, np.array([0.0, -1.0]))
