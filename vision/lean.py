@@ -56,10 +56,10 @@ def lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFa
     side = 0.5 * f.side
     # Only the pip-like spots of no face read can be a side face's: the rest is measured for them alone.
     cand = pip_like & ~mine
-    # Light pips: a light gap of board beside the die looks like one; a side face's pips lie on the die.
-    sil = Silhouette.of(colour, f.centre, f.side, clear_points(f)) if colour is not None and (
-        cand.any() or reach > side) else None
-    if colour is not None and cand.any():
+    sil = None
+    if colour is not None and (cand.any() or reach > side):
+        # Light pips: a light gap of board beside the die looks like one; a side face's pips lie on the die.
+        sil = Silhouette.of(colour, f.centre, f.side, clear_points(f))
         cand[cand] = sil.holds(c.xy[cand]) if sil is not None else False
     # (With light pips, also where the die's body goes on behind the face: its top face's lone pip, or a
     # leaning die's upper face, need not be a spot near enough, or pip-like beside this face's pips.)

@@ -358,7 +358,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     # Calibrated, once a pass has found the dice the throw should have at the calibrated size, they are
     # trusted to be all there is (as for the body-first pass below): the other planes are not read.
     # With the dice's look calibrated as dark pips on a light body, light pips are something else's.
-    if not (_count_met(hint, expect, parts) or (look is not None and look.dark_pips)):
+    if not (look is not None and look.dark_pips):
         for channel in (None, 2, 1):  # grey, red, green
             if _count_met(hint, expect, parts):
                 break

@@ -62,8 +62,9 @@ class Silhouette:
             return None
         win = bgr[y0:y1, x0:x1].astype(np.float32)
         local = body_points - np.array([x0, y0], np.float64)
-        body = np.median(np.stack([sample(np.ascontiguousarray(bgr[..., k]), body_points) for k in range(3)],
-                                  axis=1), axis=0).astype(np.float32)
+        # (Nearest pixels, as pips.sample takes them, from the window's own copy.)
+        ij = np.minimum(np.maximum(np.rint(local), 0.0), (x1 - x0 - 1, y1 - y0 - 1)).astype(np.int64)
+        body = np.median(win[ij[:, 1], ij[:, 0]], axis=0).astype(np.float32)
         like = _of_colour(win, body)
         _, labels = cv2.connectedComponents(like, connectivity=8)
         seeds = sample(labels.astype(np.float32), local).astype(np.int64)
