@@ -37,6 +37,13 @@ class Calibration:
     def play_polygon(self) -> tuple[Point, ...]:
         return self.tray_polygon if self.tray_polygon else self.board_polygon
 
+    @property
+    def focal_px(self) -> float | None:
+        """The lens's focal length in pixels of `image_size`, where the camera says (`extra["focal_px"]`).
+        The board homography measures it unless the camera looks straight down (vision/camera.py)."""
+        f = self.extra.get("focal_px")
+        return float(f) if isinstance(f, (int, float)) and not isinstance(f, bool) and f > 0 else None
+
     def to_json(self) -> dict[str, Any]:
         return {
             "format": "tableside-calibration",
@@ -69,6 +76,10 @@ class Calibration:
             if len(board) < 3:
                 raise CalibrationError("calibration board polygon has fewer than 3 corners")
             w, h = data["image_size"]
+            extra = dict(data.get("extra") or {})
+            focal = extra.get("focal_px")
+            if focal is not None and (isinstance(focal, bool) or not isinstance(focal, (int, float)) or focal <= 0):
+                raise CalibrationError(f"calibration extra.focal_px must be a positive number of pixels, not {focal!r}")
             die_c = data.get("die_color_bgr")
             pip_c = data.get("pip_color_bgr")
             return cls(
@@ -80,7 +91,7 @@ class Calibration:
                 die_color_bgr=(int(die_c[0]), int(die_c[1]), int(die_c[2])) if die_c else None,
                 pip_color_bgr=(int(pip_c[0]), int(pip_c[1]), int(pip_c[2])) if pip_c else None,
                 source=str(data.get("source", "markers")),
-                extra=dict(data.get("extra") or {}),
+                extra=extra,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"malformed calibration file: {exc}") from exc

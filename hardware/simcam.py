@@ -196,6 +196,9 @@ class SimulatedCamera:
     camera_mm: float = 600.0
 
     def __post_init__(self) -> None:
+        if not 0.0 <= self.tilt_deg < 90.0:
+            raise ValueError(f"tilt_deg {self.tilt_deg:g} out of range: the camera looks down at the board from "
+                             "0 (overhead) to under 90 degrees off vertical")
         for kind in self.script or ():
             if kind not in THROW_KINDS:
                 raise ValueError(f"unknown throw kind {kind!r} (known: {', '.join(THROW_KINDS)})")
@@ -205,7 +208,10 @@ class SimulatedCamera:
         self._cam_pos = np.array([0.0, -self.camera_mm * math.sin(tau), self.camera_mm * math.cos(tau)])
         fwd = -self._cam_pos / np.linalg.norm(self._cam_pos)
         right = np.cross(fwd, [0.0, 0.0, 1.0])
-        right /= np.linalg.norm(right)
+        # Straight overhead (no tilt) the cross product vanishes: the board's x axis is the limit of every
+        # small tilt's, so the frame keeps the same orientation as the tilt goes to nought.
+        norm = float(np.linalg.norm(right))
+        right = right / norm if norm > 1e-9 else np.array([1.0, 0.0, 0.0])
         down = np.cross(fwd, right)
         self._R = np.stack([right, down, fwd])
         self._f = 0.86 * h * self.camera_mm / self.board_mm  # the board fills most of the frame's height
@@ -297,7 +303,9 @@ class SimulatedCamera:
             die_color_bgr=self.die_bgr,
             pip_color_bgr=self.pip_bgr,
             source="simulated",
-            extra={"board_mm": b, "die_mm": self.die_mm, "seed": self.seed},
+            # The lens is known here (a real camera's calibration measures it from the board's perspective,
+            # which a camera straight overhead does not show).
+            extra={"board_mm": b, "die_mm": self.die_mm, "seed": self.seed, "focal_px": round(float(self._f), 3)},
         )
 
     # -- truth ----------------------------------------------------------------------------------------

@@ -19,12 +19,19 @@ from numpy.typing import NDArray
 F64 = NDArray[np.float64]
 
 
+# A camera's horizontal field of view (degrees) where nothing says otherwise: the Raspberry Pi Camera
+# Module 2's, the product's camera (webcams and phones: 60-78).
+ASSUMED_HFOV = 62.2
+
+
 class BoardCamera:
     """A pinhole camera posed over the board plane, recovered from an image -> board homography."""
 
     def __init__(self, image_to_board: F64, frame_wh: tuple[int, int], die_px: float,
-                 die_at: tuple[float, float] | None = None) -> None:
-        """`die_px`: a die's top-face side in pixels where it was measured, `die_at` (default: centre)."""
+                 die_at: tuple[float, float] | None = None, focal_px: float | None = None) -> None:
+        """`die_px`: a die's top-face side in pixels where it was measured, `die_at` (default: centre).
+        `focal_px`: the lens's focal length in pixels of `frame_wh`, if known, for a camera straight over
+        the board, where the homography cannot measure it (default: ASSUMED_HFOV's)."""
         hb = np.linalg.inv(image_to_board)  # board (x, y, 1) -> image, up to scale
         cx, cy = 0.5 * frame_wh[0], 0.5 * frame_wh[1]
         a = hb.copy()
@@ -35,8 +42,13 @@ class BoardCamera:
         if not f2 > 0:
             den = a1[2] ** 2 - a2[2] ** 2
             f2 = (a2[0] ** 2 + a2[1] ** 2 - a1[0] ** 2 - a1[1] ** 2) / den if abs(den) > 1e-18 else -1.0
-        # Overhead (no perspective to measure): any long focal length gives the same slivers (none).
-        f = math.sqrt(f2) if f2 > 0 else 10.0 * max(frame_wh)
+        # Straight overhead the board's image has no perspective to measure the focal length by, but the lens
+        # still has one: a flat die away from the frame's centre shows the sides that face it. Taken as
+        # unmeasurable (a very long lens, no sides), those sides were a leaning die's (the simulated camera
+        # overhead: four plain throws of 80 refused as cocked); the lens's own, or a usual camera's, is used.
+        if not f2 > 0:
+            f2 = (focal_px if focal_px else 0.5 * frame_wh[0] / math.tan(math.radians(0.5 * ASSUMED_HFOV))) ** 2
+        f = math.sqrt(f2)
         kinv = np.array([[1 / f, 0, 0], [0, 1 / f, 0], [0, 0, 1.0]])
         r1, r2, t = (kinv @ a[:, i] for i in range(3))
         lam = 1.0 / float(np.linalg.norm(r1))

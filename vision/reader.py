@@ -281,7 +281,8 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     if calibration is not None and calibration.homography and hint:
         # A camera far from overhead: read from above (vision/oblique.py).
         cam = _board_camera(tuple(tuple(r) for r in calibration.homography), tuple(calibration.image_size),
-                            tuple(tuple(p) for p in calibration.board_polygon), (w, h), hint)
+                            tuple(tuple(p) for p in calibration.board_polygon), (w, h), hint,
+                            calibration.focal_px)
         rect = rectified(calibration, cam, (w, h))
         if rect is not None:
             boxes = None if changed is None else rect.boxes(changed)
@@ -325,7 +326,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     if cam is None and calibration is not None and calibration.homography and hint:
         # (As tuples: a calibration built by hand may hold lists, which the cache cannot key on.)
         cam = _board_camera(tuple(tuple(r) for r in calibration.homography), tuple(calibration.image_size),
-                            tuple(tuple(p) for p in calibration.board_polygon), (w, h), hint)
+                            tuple(tuple(p) for p in calibration.board_polygon), (w, h), hint,
+                            calibration.focal_px)
     reader = Remembering(net or DiceNet.shipped())
     g_known = hint / SIDE_PER_G if hint else None
     windows = [_Window((0, 0, w, h), None)] if changed is None else _windows(changed, hint or 0.0, w, h)
@@ -541,15 +543,18 @@ def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) 
 
 @lru_cache(maxsize=8)
 def _board_camera(homography: tuple[tuple[float, float, float], ...], cal_wh: tuple[int, int],
-                  board_polygon: tuple[tuple[float, float], ...], frame_wh: tuple[int, int], die: float) -> BoardCamera:
-    """The camera posed over the board, for frames of `frame_wh` (a table's frames all share one: kept)."""
+                  board_polygon: tuple[tuple[float, float], ...], frame_wh: tuple[int, int], die: float,
+                  focal_px: float | None = None) -> BoardCamera:
+    """The camera posed over the board, for frames of `frame_wh` (a table's frames all share one: kept).
+    `focal_px`: the lens's focal length in the calibration's pixels, where the calibration knows it."""
     (cw, ch), (w, h) = cal_wh, frame_wh
     # The homography is for the calibration's frame size: rescale this frame's pixels to it first.
     to_cal = np.diag([cw / w if cw else 1.0, ch / h if ch else 1.0, 1.0])
     board = np.array(board_polygon, np.float64) * np.array([w / cw if cw else 1.0, h / ch if ch else 1.0])
     # The calibrated die size is the one at the board's centre (calibration.model).
     centre = (float(board[:, 0].mean()), float(board[:, 1].mean()))
-    return BoardCamera(np.array(homography, np.float64) @ to_cal, (w, h), die, centre)
+    return BoardCamera(np.array(homography, np.float64) @ to_cal, (w, h), die, centre,
+                       focal_px * w / cw if focal_px and cw else None)
 
 
 def _count_met(hint: float | None, expect: int | None, parts: Sequence[_Part]) -> bool:

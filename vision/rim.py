@@ -21,6 +21,8 @@ F64 = NDArray[np.float64]
 # noise of 4 grey levels added: 68 such 1s).
 MIN_EDGE = 10.0
 
+# A point between the pip cells nearer a pip found than this (pitches; 0.71 on a perfect grid) is on its edge.
+PIP_TAIL = 0.6
 # Points of a face that no legal layout covers (grid coordinates, pitches): between the pip cells.
 CLEAR = np.array([(a, b) for a in (-0.5, 0.5) for b in (-0.5, 0.5)]
                  + [(a * 1.5, b * 0.5) for a in (-1, 1) for b in (-1, 1)]
@@ -58,16 +60,18 @@ def _hit_within(hit: NDArray[np.bool_], lo: NDArray[np.int64] | int, hi: NDArray
 
 
 def face_extent(gray: U8, centre: tuple[float, float], g: float, theta: float, contrast: float,
-                clear_from: float | None = None, edge: float = MIN_EDGE) -> float | None:
+                clear_from: float | None = None, edge: float = MIN_EDGE, pips: F64 | None = None) -> float | None:
     """The face's half-side in pitches if a light, even face with an edge all round surrounds `centre`.
 
     The face between the pip cells (points no legal layout covers) must be one shade to within a share of
     the pips' contrast; then each of sixteen rays from the centre must cross an edge (rim, bevel, shadow,
     background) where a square face of one half-side s ends, s between 1.6 and 2.2 pitches. With
     `clear_from` (pixels: a lone pip's reach), a ray counts only if nothing dark lies on it between there
-    and the rim, so that the pips of a bigger face around a lone spot are not taken for its rim.
+    and the rim, so that the pips of a bigger face around a lone spot are not taken for its rim. `pips`
+    (the face's pips found, pixels): a point between the cells nearer one of them than PIP_TAIL pitches
+    is on that pip's own edge, and is not asked to be the face's shade.
     """
-    even, share = _rim_shares(gray, centre, g, np.array([theta]), contrast, clear_from, edge)
+    even, share = _rim_shares(gray, centre, g, np.array([theta]), contrast, clear_from, edge, pips)
     if not even[0]:
         return None
     # All half-sides at once: the first with the most rays hitting an edge.
@@ -93,14 +97,26 @@ def first_extent(gray: U8, centre: tuple[float, float], g: float, thetas: F64, c
 
 
 def _rim_shares(gray: U8, centre: tuple[float, float], g: float, thetas: F64, contrast: float,
-                clear_from: float | None, edge: float) -> tuple[NDArray[np.bool_], F64]:
+                clear_from: float | None, edge: float, pips: F64 | None = None) -> tuple[NDArray[np.bool_], F64]:
     """For each orientation in `thetas` (T): whether the face between the pip cells is even, and for each
     half-side (S) the share of the sixteen rays that find the rim there (T, S)."""
     cth, sth = np.cos(thetas), np.sin(thetas)
     turn = np.empty((len(thetas), 2, 2))  # (T, 2, 2): rows (cos, sin) and (-sin, cos)
     turn[:, 0, 0], turn[:, 0, 1], turn[:, 1, 0], turn[:, 1, 1] = cth, sth, -sth, cth
     # (the same products as one matrix product per orientation)
-    vals = sample(gray, np.array(centre) + np.matmul((CLEAR * g)[None], turn))  # (T, points)
+    pts = np.array(centre) + np.matmul((CLEAR * g)[None], turn)  # (T, points, 2)
+    vals = sample(gray, pts)  # (T, points)
+    if pips is not None and len(pips):
+        # The points between the cells lie 0.71 pitch from the nearest pips of a perfect grid; a fit off by a
+        # pixel or two (pip centres are found to the pixel, a 6's rows are squeezed by design) puts one on a
+        # large pip's dark edge (the simulated camera near overhead: plain throws lost 6s that way). Such a
+        # point is the pip's, not a mark between pips: it takes the face's shade (the median of the rest).
+        d = np.hypot(pts[..., None, 0] - pips[None, None, :, 0], pts[..., None, 1] - pips[None, None, :, 1])
+        tail = d.min(axis=2) < PIP_TAIL * g
+        if tail.all(axis=1).any():
+            return np.zeros(len(thetas), bool), np.zeros((len(thetas), len(_S)))
+        rest = np.nanmedian(np.where(tail, np.nan, vals), axis=1, keepdims=True)
+        vals = np.where(tail, rest, vals)
     vals.sort(axis=1)
     m = vals.shape[1]
     face = 0.5 * (vals[:, (m - 1) // 2] + vals[:, m // 2])  # the median, without its overhead

@@ -286,3 +286,19 @@ def test_cli_calibrate_measures_the_die_from_a_calibration_throw(tmp_path: Path,
     assert cal.die_size_px is not None and abs(cal.die_size_px - geometric) / geometric < 0.15
     assert cal.die_color_bgr is not None and min(cal.die_color_bgr) > 180
     assert cal.pip_color_bgr is not None and max(cal.pip_color_bgr) < 110
+
+
+def test_focal_length_rides_in_extra_and_a_bad_one_is_refused() -> None:
+    """A camera straight overhead cannot have its focal length measured from the board (vision/camera.py);
+    a calibration may carry it as extra.focal_px. Absent: None. Not a positive number: a one-line error."""
+    from calibration.model import dumps, loads
+
+    base = Calibration(image_size=(640, 480), board_polygon=((0.0, 0.0), (640.0, 0.0), (640.0, 480.0)))
+    assert base.focal_px is None
+    cal = loads(dumps(Calibration(image_size=(640, 480), board_polygon=base.board_polygon,
+                                  extra={"focal_px": 531.5})))
+    assert cal.focal_px == 531.5
+    for bad in (0, -3.0, "wide", True):
+        text = dumps(Calibration(image_size=(640, 480), board_polygon=base.board_polygon, extra={"focal_px": bad}))
+        with pytest.raises(CalibrationError, match="focal_px must be a positive number"):
+            loads(text)

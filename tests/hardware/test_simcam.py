@@ -127,6 +127,31 @@ def test_calibration_of_the_rendered_board() -> None:
     assert cal.die_size_px == pytest.approx(cam.die_size_px(), abs=0.01)
 
 
+def test_overhead_camera_renders_and_reads() -> None:
+    """A camera straight over the board (tilt 0) once rendered NaN frames (its "right" vector was a cross
+    product with the vertical, nought overhead). Its frames are finite, its calibration carries the lens
+    (which a homography without perspective cannot measure), and a plain throw reads as thrown."""
+    from vision import read_dice
+
+    cam = SimulatedCamera(seed=2, script=["ok"], hands=False, tilt_deg=0.0)
+    frame = list(cam)[-1].image
+    assert frame.dtype == np.uint8 and frame.std() > 10.0
+    cal = cam.calibration()
+    poly = np.array(cal.board_polygon)
+    # overhead: the board is a square, near and far edges alike
+    assert math.dist(poly[0], poly[1]) == pytest.approx(math.dist(poly[3], poly[2]), rel=1e-6)
+    assert cal.focal_px is not None and cal.focal_px > 0
+    (truth,) = cam.throws
+    r = read_dice(frame, calibration=cal, expect=2)
+    assert r.verdict is Verdict.OK and sorted(r.values) == sorted(truth.values)  # type: ignore[type-var]
+
+
+@pytest.mark.parametrize("tilt", [-5.0, 90.0, 120.0])
+def test_a_camera_that_does_not_look_down_is_refused(tilt: float) -> None:
+    with pytest.raises(ValueError, match="tilt_deg"):
+        SimulatedCamera(tilt_deg=tilt)
+
+
 def test_endless_programme_keeps_going() -> None:
     cam = SimulatedCamera(seed=8, fps=10)
     for frame in cam:

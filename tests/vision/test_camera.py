@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from vision.camera import BoardCamera
 
@@ -94,3 +95,29 @@ def test_flat_sixes_seen_obliquely_are_read_and_leaning_dice_still_refused() -> 
         frame, cal, _ = sim_throw("cocked", seed)
         r = read_dice(frame, calibration=cal, expect=2)
         assert r.verdict is Verdict.UNREADABLE and "cocked" in r.reason, (seed, r.reason)
+
+
+def test_overhead_camera_takes_the_lens_it_is_given() -> None:
+    """Straight overhead the homography holds no perspective to measure the focal length by; the sides a
+    flat die shows away from the centre (towards it) still follow from the lens. Given the lens, `down`
+    is the true camera's; without it, a usual camera's field of view (ASSUMED_HFOV) gives the direction
+    and a length of the right order, not none (a very long lens: every side face a leaning die's)."""
+    from vision.camera import ASSUMED_HFOV
+
+    size = (640, 480)
+    k, rot, t = _camera(1000.0, 0.0, size)
+    board_to_image = k @ np.stack([rot[:, 0], rot[:, 1], t], axis=1)
+    d = 16.0
+    top_c = _project(k, rot, t, np.array([[d / 2, 0.0, d], [-d / 2, 0.0, d]]))
+    die_px = float(np.linalg.norm(top_c[0] - top_c[1]))
+    top, bottom = _project(k, rot, t, np.array([[200.0, -120.0, d], [200.0, -120.0, 0.0]]))
+    want = bottom - top
+    assert np.linalg.norm(want) > 4.0  # a side face 4-5 px wide at the board's corner
+    known = BoardCamera(np.linalg.inv(board_to_image), size, die_px, focal_px=1000.0)
+    got = np.array(known.down((float(top[0]), float(top[1]))))
+    assert np.linalg.norm(got - want) <= 0.1 * np.linalg.norm(want), (got, want)
+    assumed = BoardCamera(np.linalg.inv(board_to_image), size, die_px)
+    f = 0.5 * size[0] / math.tan(math.radians(0.5 * ASSUMED_HFOV))
+    got = np.array(assumed.down((float(top[0]), float(top[1]))))
+    assert float(got @ want) / (np.linalg.norm(got) * np.linalg.norm(want)) > 0.99  # towards the centre
+    assert np.linalg.norm(got) == pytest.approx(np.linalg.norm(want) * 1000.0 / f, rel=0.1)
