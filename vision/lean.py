@@ -13,8 +13,10 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.lightface import Down, LightFace, clear_points
+from vision.lightface import SIDE_PER_G, Down, LightFace, clear_points
 from vision.pips import Candidates
+from vision.reading import Die
+from vision.rim import CLEAR
 from vision.silhouette import Silhouette
 
 U8 = NDArray[np.uint8]
@@ -138,3 +140,33 @@ def _from_segment(rel: F64, dv: F64) -> F64:
     bottom's): the points a circle round the top face, swept so, stays clear of by more than its radius."""
     t = np.clip((rel @ dv) / max(float(dv @ dv), 1e-9), 0.0, 1.0)
     return np.asarray(np.hypot(rel[:, 0] - t * dv[0], rel[:, 1] - t * dv[1]), np.float64)
+
+
+def refuse_faces_with_more_behind(frame: U8, dice: list[Die], problems: list[str], down: Down, die: float,
+                                  colour: tuple[int, int, int] | None) -> None:
+    """Read from above, dice with light pips: refuse (in place) every die read whose silhouette goes on behind
+    its face (vision/silhouette.py, `reaches_behind`), whichever pass read it. The pip-first passes ask this
+    of their own faces (lean_check); the body pass did not, and far from overhead a flat die's body seen
+    from the camera is its top face and the side face below it, as large: with the top face's lone 1 not
+    read, the body pass and the net read the side face's pips as the die (the simulated camera at 50
+    degrees, red dice: plain throws of a 1 accepted as a 3 and as a 5). `down`: the board camera's, as
+    seen from above (vision/oblique.py); `die`: the die's side there. The silhouette is grown from the
+    dice's calibrated colour (`colour`): a red die's side face in shade, (16, 16, 80), is dark enough to be
+    taken for a black die's body, whose silhouette stops at the top face's brighter red."""
+    g = die / SIDE_PER_G
+    for i, d in enumerate(dice):
+        if d.value is None:
+            continue
+        dx, dy = down(d.center)
+        reach = float(np.hypot(dx, dy))
+        if reach <= 0.5 * die:
+            continue  # a flat die's sides shorter than half its face: no face of it to read below the top
+        (x0, y0), (x1, y1) = d.corners[:2] if len(d.corners) >= 2 else ((0.0, 0.0), (1.0, 0.0))
+        theta = float(np.arctan2(y1 - y0, x1 - x0))
+        c, si = np.cos(theta), np.sin(theta)
+        # (Points of the face between its pips, whatever its value: the die's colour to grow from.)
+        body = np.array(d.center) + (CLEAR * g) @ np.array([[c, si], [-si, c]])
+        sil = Silhouette.of(frame, d.center, die, body, colour)
+        if sil is not None and sil.reaches_behind(d.center, die, theta, np.array([-dx, -dy]) / reach):
+            dice[i] = replace(d, value=None, confidence=0.0)
+            problems[i] = "cocked: another face of it shows behind the top face"

@@ -26,6 +26,7 @@ from vision.colourpips import read_colour_face
 from vision.darkpips import NO_SPOTS, LightPass, light_pass
 from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
+from vision.lean import refuse_faces_with_more_behind
 from vision.lightface import SIDE_PER_G, Down, Level, LightFace
 from vision.look import DieLook
 from vision.netcheck import (
@@ -429,6 +430,9 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         # round again, while the side faces, long on a steep view, no longer tell a lean (two leaning 2s at
         # 35 degrees and one at 45 were `ok`s without this).
         _refuse_slanted(frame, dice, problems, outline_size or unit)
+    if camera is not None and light_pips:
+        refuse_faces_with_more_behind(frame, dice, problems, camera.down, hint or unit,
+                                      calibration.die_color_bgr if calibration else None)
     if cam is not None:
         _drop_side_faces(dice, problems, cam, unit, expect)
     if expect is not None and hint:

@@ -50,10 +50,12 @@ class Silhouette:
     corner: tuple[float, float]  # the window's top-left corner, frame pixels
 
     @classmethod
-    def of(cls, bgr: U8, centre: tuple[float, float], side: float, body_points: F64) -> Silhouette | None:
+    def of(cls, bgr: U8, centre: tuple[float, float], side: float, body_points: F64,
+           colour: tuple[int, int, int] | None = None) -> Silhouette | None:
         """The silhouette of the die whose face of `side` pixels is centred at `centre`; `body_points` (M, 2):
-        points of that face between its pips, whose median colour is the die's and from which it is grown.
-        None where none of them is of that colour (nothing to grow from)."""
+        points of that face between its pips, whose median colour is the die's (or `colour`, the die's
+        calibrated BGR, where the face may be a shaded side face) and from which it is grown. None where none
+        of them is of that colour (nothing to grow from)."""
         h, w = bgr.shape[:2]
         r = int(np.ceil(WINDOW * side)) + 2
         x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
@@ -64,7 +66,8 @@ class Silhouette:
         local = body_points - np.array([x0, y0], np.float64)
         # (Nearest pixels, as pips.sample takes them, from the window's own copy.)
         ij = np.minimum(np.maximum(np.rint(local), 0.0), (x1 - x0 - 1, y1 - y0 - 1)).astype(np.int64)
-        body = np.median(win[ij[:, 1], ij[:, 0]], axis=0).astype(np.float32)
+        body = np.array(colour, np.float32) if colour is not None else \
+            np.median(win[ij[:, 1], ij[:, 0]], axis=0).astype(np.float32)
         like = _of_colour(win, body)
         _, labels = cv2.connectedComponents(like, connectivity=8)
         seeds = sample(labels.astype(np.float32), local).astype(np.int64)

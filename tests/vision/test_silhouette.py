@@ -113,3 +113,35 @@ def test_a_die_lying_flat_has_nothing_of_itself_behind_its_top_face() -> None:
     # The side face read as the face: the top face lies behind it.
     side = Silhouette.of(frame, (99.5, 126.5), 14.0, np.array([(86.0, 123.0), (113.0, 123.0), (99.5, 131.0)]))
     assert side is not None and side.reaches_behind((99.5, 126.5), 14.0, 0.0, np.array([0.0, -1.0]))
+
+
+@pytest.mark.parametrize("seed", [46, 64])
+def test_from_above_a_side_face_read_by_the_body_pass_is_refused(seed: int) -> None:
+    """Red dice 50 degrees off vertical, read from above: a flat 1 whose lone pip no pass read, and whose
+    body (top face and the large side face below it) the body pass and the net read by the side face's 3
+    or 5 pips: the throw was a wrong `ok` ((3, 3) for (1, 3); (5, 6) for (6, 1)). Its silhouette, grown from
+    the dice's calibrated red (the side face in shade is dark enough to pass for a black die's body), goes on
+    behind the face read: refused, never a wrong roll."""
+    body, pip = DICE_LOOKS["red"]
+    cam = SimulatedCamera(seed=seed, script=["ok"], hands=False, tilt_deg=50.0, die_bgr=body, pip_bgr=pip)
+    frame = list(cam)[-1].image
+    (truth,) = cam.throws
+    assert 1 in truth.values
+    r = read_dice(frame, calibration=cam.calibration(), expect=2)
+    assert r.verdict is not Verdict.OK, r.values
+
+
+def test_a_silhouette_grows_from_the_calibrated_colour_where_given() -> None:
+    """A red die's top face beside its side face in shade: grown from the shaded face's own colour (dark
+    enough to count as a black die's), the silhouette stops at the brighter top; from the calibrated red it
+    holds both."""
+    img = np.full((120, 120, 3), (200, 215, 220), np.uint8)
+    img[20:60, 30:70] = (40, 40, 190)  # top face
+    img[60:95, 30:70] = (16, 16, 79)  # side face below it, in shade
+    shade = np.array([[50.0, 78.0], [45.0, 80.0]])  # points on the side face
+    own = Silhouette.of(img, (50.0, 78.0), 40.0, shade)
+    calibrated = Silhouette.of(img, (50.0, 78.0), 40.0, shade, colour=(40, 40, 190))
+    assert own is not None and calibrated is not None
+    top = np.array([[50.0, 40.0]])
+    assert not own.holds(top)[0]
+    assert calibrated.holds(top)[0]
