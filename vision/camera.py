@@ -45,7 +45,7 @@ class BoardCamera:
         # Straight overhead the board's image has no perspective to measure the focal length by, but the lens
         # still has one: a flat die away from the frame's centre shows the sides that face it. Taken as
         # unmeasurable (a very long lens, no sides), those sides were a leaning die's (the simulated camera
-        # overhead: four plain throws of 80 refused as cocked); the lens's own, or a usual camera's, is used.
+        # overhead: two plain throws of 80 refused as cocked); the lens's own, or a usual camera's, is used.
         if not f2 > 0:
             f2 = (focal_px if focal_px else 0.5 * frame_wh[0] / math.tan(math.radians(0.5 * ASSUMED_HFOV))) ** 2
         f = math.sqrt(f2)
