@@ -41,8 +41,7 @@ class Calibration:
     def focal_px(self) -> float | None:
         """The lens's focal length in pixels of `image_size`, where the camera says (`extra["focal_px"]`).
         The board homography measures it unless the camera looks straight down (vision/camera.py)."""
-        f = self.extra.get("focal_px")
-        return float(f) if isinstance(f, (int, float)) and not isinstance(f, bool) and f > 0 else None
+        return _positive(self.extra.get("focal_px"))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -78,7 +77,7 @@ class Calibration:
             w, h = data["image_size"]
             extra = dict(data.get("extra") or {})
             focal = extra.get("focal_px")
-            if focal is not None and (isinstance(focal, bool) or not isinstance(focal, (int, float)) or focal <= 0):
+            if focal is not None and _positive(focal) is None:
                 raise CalibrationError(f"calibration extra.focal_px must be a positive number of pixels, not {focal!r}")
             die_c = data.get("die_color_bgr")
             pip_c = data.get("pip_color_bgr")
@@ -95,6 +94,11 @@ class Calibration:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"malformed calibration file: {exc}") from exc
+
+
+def _positive(x: object) -> float | None:
+    """`x` as a float if it is a positive number (not a bool), else None."""
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0 else None
 
 
 def dumps(cal: Calibration) -> str:

@@ -115,8 +115,9 @@ def _rim_shares(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
         tail = d.min(axis=2) < PIP_TAIL * g
         if tail.all(axis=1).any():
             return np.zeros(len(thetas), bool), np.zeros((len(thetas), len(_S)))
-        rest = np.nanmedian(np.where(tail, np.nan, vals), axis=1, keepdims=True)
-        vals = np.where(tail, rest, vals)
+        if tail.any():  # (most faces have none: no median to take)
+            rest = np.nanmedian(np.where(tail, np.nan, vals), axis=1, keepdims=True)
+            vals = np.where(tail, rest, vals)
     vals.sort(axis=1)
     m = vals.shape[1]
     face = 0.5 * (vals[:, (m - 1) // 2] + vals[:, m // 2])  # the median, without its overhead
