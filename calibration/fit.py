@@ -211,6 +211,18 @@ def with_dice_sample(cal: Calibration, image: U8, quads: Sequence[Sequence[Point
     return replace(cal, die_size_px=round(side, 2), die_color_bgr=body, pip_color_bgr=pip, extra=extra)
 
 
+def with_lens(cal: Calibration, hfov_deg: float) -> Calibration:
+    """The calibration with its camera's lens: `hfov_deg`, the horizontal field of view of the frames it is for
+    (degrees), recorded as extra.focal_px (pixels of `image_size`). Near overhead the board's perspective is
+    too faint to measure the lens from four corners (vision/camera.py): the lens given is used instead."""
+    if not (isinstance(hfov_deg, (int, float)) and 10.0 <= hfov_deg <= 170.0):
+        raise CalibrationError(f"a lens's horizontal field of view must be 10-170 degrees, not {hfov_deg!r}")
+    from dataclasses import replace
+
+    focal = 0.5 * cal.image_size[0] / math.tan(math.radians(0.5 * hfov_deg))
+    return replace(cal, extra={**cal.extra, "hfov_deg": float(hfov_deg), "focal_px": round(focal, 2)})
+
+
 def polygon_error(a: Sequence[Point], b: Sequence[Point]) -> float:
     """Largest distance between corresponding corners of two polygons (pixels)."""
     return max(math.dist(p, q) for p, q in zip(a, b, strict=True))

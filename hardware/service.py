@@ -32,7 +32,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -765,6 +765,11 @@ class TableService:
         else:
             raise ServiceError("no camera picture yet to calibrate against")
         cal = from_corners(points, size)  # CalibrationError (a ValueError) names a bad corner
+        if self.calibration is not None and self.calibration.focal_px:
+            # The same camera, clicked again: its lens stays known (vision/camera.py).
+            lens: dict[str, Any] = {k: self.calibration.extra[k] for k in ("focal_px", "hfov_deg")
+                                    if k in self.calibration.extra}
+            cal = replace(cal, extra={**cal.extra, **lens})
         with store.session_scope(self.db) as s:
             store.save_calibration(s, table_id=self.id, data=cal.to_json())
         self.calibration = cal

@@ -1,5 +1,6 @@
-"""`tableside calibrate IMAGE [-o FILE]`: find the marker sheet's markers in a photo of the table and write
-the calibration file (board polygon, tray polygon, homography, expected die size and colours)."""
+"""`tableside calibrate IMAGE [-o FILE] [--throw IMAGE] [--hfov DEG]`: find the marker sheet's markers in a photo
+of the table and write the calibration file (board polygon, tray polygon, homography, expected die size and
+colours, and the lens where given)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ def register(sub: Any) -> None:
                         "default: look for dice in IMAGE itself")
     p.add_argument("--board-mm", type=float, default=508.0, help="board side in mm (default 508: Monopoly)")
     p.add_argument("--die-mm", type=float, default=16.0, help="die side in mm (default 16)")
+    p.add_argument("--hfov", type=float, metavar="DEG",
+                   help="the camera's horizontal field of view in degrees, for the frames of this size (Raspberry "
+                        "Pi Camera Module 2: 62.2); default: measured from the board's perspective")
     tray = p.add_mutually_exclusive_group()
     tray.add_argument("--tray", dest="tray", action="store_true", default=None,
                       help="require the dice-tray markers (ids 4-7; Catan)")
@@ -42,10 +46,14 @@ def handle(args: argparse.Namespace) -> int:
         raise ValueError("--board-mm and --die-mm must be positive, the die smaller than the board")
     image = io.read_image(args.image)
     cal = fit.from_markers(image, board_mm=args.board_mm, die_mm=args.die_mm, tray=args.tray)
+    if args.hfov is not None:
+        cal = fit.with_lens(cal, args.hfov)
     out = sys.stdout if args.output else sys.stderr
     markers = cal.extra.get("markers", [])
     print(f"markers: {', '.join(str(m) for m in markers)} in {cal.image_size[0]}x{cal.image_size[1]}", file=out)
     print("board polygon: " + "  ".join(f"({x:.1f}, {y:.1f})" for x, y in cal.board_polygon), file=out)
+    if cal.focal_px:
+        print(f"lens: {args.hfov:g} degrees across, focal length {cal.focal_px:.1f} px", file=out)
     if cal.tray_polygon:
         print("tray polygon: " + "  ".join(f"({x:.1f}, {y:.1f})" for x, y in cal.tray_polygon), file=out)
 

@@ -302,3 +302,32 @@ def test_focal_length_rides_in_extra_and_a_bad_one_is_refused() -> None:
         text = dumps(Calibration(image_size=(640, 480), board_polygon=base.board_polygon, extra={"focal_px": bad}))
         with pytest.raises(CalibrationError, match="focal_px must be a positive number"):
             loads(text)
+
+
+def test_cli_calibrate_records_the_lens_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--hfov DEG` records the lens (extra.focal_px, pixels of the calibrated frames): the test camera's
+    focal length is 0.9 of the frame's width, a field of view of 2 atan(1 / 1.8) = 58.1 degrees. Near
+    overhead the board's four corners measure it badly (vision/camera.py); the lens given is used instead.
+    Outside 10-170 degrees: a one-line error, nothing written."""
+    from tableside.cli import main
+    from vision.camera import BoardCamera
+
+    rng = np.random.default_rng(13)
+    out = (1280, 960)
+    canvas, _, _ = flat_table(rng)
+    hom = camera_homography(4, 20, 0, out)
+    photo, target = tmp_path / "table.png", tmp_path / "table.json"
+    cv2.imwrite(str(photo), photograph(canvas, hom, out, rng))
+    hfov = math.degrees(2 * math.atan(0.5 / 0.9))
+    assert main(["calibrate", str(photo), "--hfov", f"{hfov:.4f}", "-o", str(target)]) == 0
+    assert "lens: 58.1" in capsys.readouterr().out
+    cal = io.load(target)
+    assert cal.focal_px == pytest.approx(0.9 * out[0], rel=1e-4)
+    assert cal.homography is not None and cal.die_size_px is not None
+    cam = BoardCamera(np.array(cal.homography), out, cal.die_size_px, focal_px=cal.focal_px)
+    assert cam._k[0, 0] == cal.focal_px
+    for bad in ("5", "180"):
+        assert main(["calibrate", str(photo), "--hfov", bad, "-o", str(tmp_path / "bad.json")]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and "horizontal field of view must be 10-170 degrees" in err, err
+        assert not (tmp_path / "bad.json").exists()

@@ -121,3 +121,30 @@ def test_overhead_camera_takes_the_lens_it_is_given() -> None:
     got = np.array(assumed.down((float(top[0]), float(top[1]))))
     assert float(got @ want) / (np.linalg.norm(got) * np.linalg.norm(want)) > 0.99  # towards the centre
     assert np.linalg.norm(got) == pytest.approx(np.linalg.norm(want) * 1000.0 / f, rel=0.1)
+
+
+def test_the_lens_known_wins_over_four_corners_a_pixel_off() -> None:
+    """Near overhead the board's perspective is too faint for four corners to measure the lens by: a pixel's
+    error in them moves the focal length measured by half or more. Given the lens, the camera is posed with
+    it, and a flat die's sides show where the true camera shows them."""
+    import cv2
+
+    from vision.camera import measured_focal
+
+    size = (640, 480)
+    k, rot, t = _camera(500.0, 6.0, size)
+    board = np.array([(-250.0, -250.0), (250.0, -250.0), (250.0, 250.0), (-250.0, 250.0)])
+    seen = _project(k, rot, t, np.column_stack([board, np.zeros(4)]))
+    off = seen + np.array([(0.0, 1.0), (0.0, 1.0), (0.0, -1.0), (0.0, -1.0)])  # the board a pixel short each end
+    image_to_board = cv2.getPerspectiveTransform(off.astype(np.float32), board.astype(np.float32))
+    f = measured_focal(np.linalg.inv(image_to_board), 320.0, 240.0)
+    assert f is None or abs(f - 500.0) > 250.0, f  # (why the lens given must win: 176 px)
+    d = 16.0
+    top_c = _project(k, rot, t, np.array([[d / 2, 0.0, d], [-d / 2, 0.0, d]]))
+    die_px = float(np.linalg.norm(top_c[0] - top_c[1]))
+    cam = BoardCamera(image_to_board, size, die_px, focal_px=500.0)
+    for x, y in [(200.0, -180.0), (-210.0, 190.0), (0.0, 200.0)]:
+        top, bottom = _project(k, rot, t, np.array([[x, y, d], [x, y, 0.0]]))
+        got = np.array(cam.down((float(top[0]), float(top[1]))))
+        want = bottom - top
+        assert np.linalg.norm(got - want) <= 0.1 * np.linalg.norm(want) + 0.3, (x, y, got, want)

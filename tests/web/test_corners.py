@@ -53,3 +53,18 @@ def test_corner_outside_the_picture_is_refused(app: Flask, client: FlaskClient, 
     r = client.post("/api/tables/t1/calibration", json={"corners": bad}, headers=clerk_headers())
     assert r.status_code == 400
     assert "outside the 640x480 image" in r.get_json()["message"]
+
+
+def test_clicking_the_corners_again_keeps_the_lens(app: Flask, client: FlaskClient) -> None:
+    """A calibration that knows its camera's lens (`tableside calibrate --hfov`) keeps it when the clerk clicks
+    the corners again: the same camera, and near overhead the corners cannot measure it (vision/camera.py)."""
+    from calibration.fit import from_corners, with_lens
+
+    service: TableService = app.extensions["tableside"].get("t1")
+    service.calibration = with_lens(from_corners([(10.0, 10.0), (630.0, 10.0), (630.0, 470.0), (10.0, 470.0)],
+                                                 (640, 480)), 62.2)
+    r = client.post("/api/tables/t1/calibration", json={"corners": CORNERS}, headers=clerk_headers())
+    assert r.status_code == 200, r.get_json()
+    cal = Calibration.from_json(r.get_json()["calibration"])
+    assert cal.focal_px == service.calibration.focal_px and cal.extra["hfov_deg"] == 62.2
+    assert sorted(cal.board_polygon) == sorted((float(x), float(y)) for x, y in CORNERS)
