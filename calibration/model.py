@@ -39,8 +39,9 @@ class Calibration:
 
     @property
     def focal_px(self) -> float | None:
-        """The lens's focal length in pixels of `image_size`, where the camera says (`extra["focal_px"]`).
-        The board homography measures it unless the camera looks straight down (vision/camera.py)."""
+        """The lens's focal length in pixels of `image_size`, where the calibration knows it (`extra["focal_px"]`:
+        the simulated camera's, or `tableside calibrate --hfov`). Where known it is used over the board
+        homography's measure, which near overhead four corners a pixel off make unsteady (vision/camera.py)."""
         return _positive(self.extra.get("focal_px"))
 
     def to_json(self) -> dict[str, Any]:

@@ -59,7 +59,7 @@ class BoardCamera:
         from the homography where the board's perspective tells it, else a usual camera's (ASSUMED_HFOV).
         The lens known wins: near overhead the perspective is a pixel or two over the whole board, and with
         the four calibrated corners off by one pixel the simulated camera's 1,032 px measured 530 (the
-        assumed lens) to 23,000 at 0 degrees and 370 to 1,700 at 35 (10th to 90th percentile, 30 throws).
+        assumed lens) to 23,000 at 0 degrees and 360 to 1,700 at 35 (10th to 90th percentile, 30 throws).
 
         Straight overhead the board's image has no perspective to measure the focal length by, but the lens
         still has one: a flat die away from the frame's centre shows the sides that face it. Taken as
