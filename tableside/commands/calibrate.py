@@ -38,6 +38,26 @@ def _find_dice(image: Any, cal: Any) -> list[tuple[tuple[float, float], ...]]:
     return [d.corners for d in reading.dice if len(d.corners) == 4 and d.value is not None]
 
 
+def _lens_line(cal: Any) -> str:
+    """What the board's perspective says of the lens where none was given: near overhead it says little."""
+    import math
+
+    import numpy as np
+
+    from vision.camera import measured_focal
+
+    if cal.homography is None:
+        return "lens: not given"
+    w, h = cal.image_size
+    f = measured_focal(np.linalg.inv(np.array(cal.homography, np.float64)), 0.5 * w, 0.5 * h)
+    hfov = math.degrees(2.0 * math.atan(0.5 * w / f)) if f else 0.0
+    if not 20.0 <= hfov <= 120.0:  # no camera's lens: the perspective is too faint to measure one
+        return ("lens: not given, and the board's perspective is too faint to measure it (a camera near "
+                "overhead): pass --hfov DEG")
+    return (f"lens: not given; the board's perspective puts it at {hfov:.0f} degrees across, a measure four corners "
+            "make unsteady near overhead: pass --hfov DEG if you know it")
+
+
 def handle(args: argparse.Namespace) -> int:
     from calibration import fit, io
     from calibration.model import CalibrationError, dumps
@@ -54,6 +74,8 @@ def handle(args: argparse.Namespace) -> int:
     print("board polygon: " + "  ".join(f"({x:.1f}, {y:.1f})" for x, y in cal.board_polygon), file=out)
     if cal.focal_px:
         print(f"lens: {args.hfov:g} degrees across, focal length {cal.focal_px:.1f} px", file=out)
+    else:
+        print(_lens_line(cal), file=out)
     if cal.tray_polygon:
         print("tray polygon: " + "  ".join(f"({x:.1f}, {y:.1f})" for x, y in cal.tray_polygon), file=out)
 

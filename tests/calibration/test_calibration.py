@@ -245,6 +245,9 @@ def test_cli_calibrate_writes_the_file_and_refuses_without_markers(tmp_path: Pat
     assert main(["calibrate", str(photo), "-o", str(target)]) == 0
     printed = capsys.readouterr().out
     assert "markers: 0, 1, 2, 3" in printed and "board polygon" in printed and "die size" in printed
+    # No --hfov: the lens as the board's perspective gives it, 22 degrees off vertical (truly 58.1 across).
+    said = printed.split("the board's perspective puts it at ")[1]
+    assert 50 <= int(said.split(" degrees")[0]) <= 66 and "pass --hfov DEG" in said, printed
     cal = io.load(target)
     assert fit.polygon_error(cal.board_polygon, _true_corners(corners, hom)) < 1.0
 
@@ -280,6 +283,7 @@ def test_cli_calibrate_measures_the_die_from_a_calibration_throw(tmp_path: Path,
     target = tmp_path / "table.json"
     assert main(["calibrate", str(photo), "--throw", str(photo), "-o", str(target)]) == 0
     printed = capsys.readouterr().out
+    assert "too faint to measure it (a camera near overhead): pass --hfov DEG" in printed, printed  # straight down
     cal = io.load(target)
     assert "calibration throw" in str(cal.extra.get("die_size_from")), printed
     geometric = fit.die_size_from_geometry(np.array(cal.homography), 508, 16)
