@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from calibration.markers import BOARD_IDS, CORNER_NAMES, TRAY_IDS, Marker, detect_markers
-from calibration.model import Calibration, CalibrationError, Point
+from calibration.model import Calibration, CalibrationError, Point, focal_from_hfov
 
 U8 = npt.NDArray[np.uint8]
 F64 = npt.NDArray[np.float64]
@@ -206,8 +207,6 @@ def with_dice_sample(cal: Calibration, image: U8, quads: Sequence[Sequence[Point
     extra = dict(cal.extra)
     extra.update({"die_size_from": f"{len(quads)} dice of a calibration throw",
                   "die_size_geometry_px": geometric})
-    from dataclasses import replace
-
     return replace(cal, die_size_px=round(side, 2), die_color_bgr=body, pip_color_bgr=pip, extra=extra)
 
 
@@ -217,9 +216,7 @@ def with_lens(cal: Calibration, hfov_deg: float) -> Calibration:
     too faint to measure the lens from four corners (vision/camera.py): the lens given is used instead."""
     if not (isinstance(hfov_deg, (int, float)) and 10.0 <= hfov_deg <= 170.0):
         raise CalibrationError(f"a lens's horizontal field of view must be 10-170 degrees, not {hfov_deg!r}")
-    from dataclasses import replace
-
-    focal = 0.5 * cal.image_size[0] / math.tan(math.radians(0.5 * hfov_deg))
+    focal = focal_from_hfov(cal.image_size[0], hfov_deg)
     return replace(cal, extra={**cal.extra, "hfov_deg": float(hfov_deg), "focal_px": round(focal, 2)})
 
 

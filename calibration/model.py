@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +96,11 @@ class Calibration:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"malformed calibration file: {exc}") from exc
+
+
+def focal_from_hfov(width: int, hfov_deg: float) -> float:
+    """The focal length in pixels of frames `width` pixels wide whose horizontal field of view is `hfov_deg`."""
+    return 0.5 * width / math.tan(math.radians(0.5 * hfov_deg))
 
 
 def _positive(x: object) -> float | None:

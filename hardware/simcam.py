@@ -303,8 +303,8 @@ class SimulatedCamera:
             die_color_bgr=self.die_bgr,
             pip_color_bgr=self.pip_bgr,
             source="simulated",
-            # The lens is known here (a real camera's calibration measures it from the board's perspective,
-            # which a camera straight overhead does not show).
+            # The lens is known here (a real camera's calibration records it with `tableside calibrate --hfov`,
+            # else the reader measures it from the board's perspective, faint near overhead: vision/camera.py).
             extra={"board_mm": b, "die_mm": self.die_mm, "seed": self.seed, "focal_px": round(float(self._f), 3)},
         )
 

@@ -16,6 +16,8 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration.model import focal_from_hfov
+
 F64 = NDArray[np.float64]
 
 
@@ -26,7 +28,7 @@ ASSUMED_HFOV = 62.2
 
 def assumed_focal(width: int) -> float:
     """The focal length in pixels of a frame `width` pixels wide taken through a lens of ASSUMED_HFOV."""
-    return 0.5 * width / math.tan(math.radians(0.5 * ASSUMED_HFOV))
+    return focal_from_hfov(width, ASSUMED_HFOV)
 
 
 def _centred(hb: F64, cx: float, cy: float) -> F64:
@@ -40,7 +42,11 @@ def measured_focal(board_to_image: F64, cx: float, cy: float) -> float | None:
     """The focal length (pixels) of a pinhole camera with square pixels and its principal point at (cx, cy)
     that sees the board plane through `board_to_image`, or None where the homography cannot tell: the board's
     two axes must come out perpendicular, else (where that says nothing) equally long."""
-    a = _centred(board_to_image, cx, cy)
+    return _focal(_centred(board_to_image, cx, cy))
+
+
+def _focal(a: F64) -> float | None:
+    """measured_focal of a board -> image map already centred on the principal point."""
     a1, a2 = a[:, 0], a[:, 1]
     f2 = -(a1[0] * a2[0] + a1[1] * a2[1]) / (a1[2] * a2[2]) if abs(a1[2] * a2[2]) > 1e-18 else -1.0
     if not f2 > 0:
@@ -68,7 +74,7 @@ class BoardCamera:
         hb = np.asarray(np.linalg.inv(image_to_board), np.float64)  # board (x, y, 1) -> image, up to scale
         cx, cy = 0.5 * frame_wh[0], 0.5 * frame_wh[1]
         a = _centred(hb, cx, cy)
-        f = focal_px or measured_focal(hb, cx, cy) or assumed_focal(frame_wh[0])
+        f = focal_px or _focal(a) or assumed_focal(frame_wh[0])
         kinv = np.array([[1 / f, 0, 0], [0, 1 / f, 0], [0, 0, 1.0]])
         r1, r2, t = (kinv @ a[:, i] for i in range(3))
         lam = 1.0 / float(np.linalg.norm(r1))

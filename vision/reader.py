@@ -281,9 +281,7 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     hint = calibrated_die_size(calibration, (w, h))
     if calibration is not None and calibration.homography and hint:
         # A camera far from overhead: read from above (vision/oblique.py).
-        cam = _board_camera(tuple(tuple(r) for r in calibration.homography), tuple(calibration.image_size),
-                            tuple(tuple(p) for p in calibration.board_polygon), (w, h), hint,
-                            calibration.focal_px)
+        cam = _camera_of(calibration, (w, h), hint)
         rect = rectified(calibration, cam, (w, h))
         if rect is not None:
             boxes = None if changed is None else rect.boxes(changed)
@@ -325,10 +323,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     # With the board's homography, where a flat die's side faces can show: a leaning die shows others.
     cam: ViewCamera | None = camera
     if cam is None and calibration is not None and calibration.homography and hint:
-        # (As tuples: a calibration built by hand may hold lists, which the cache cannot key on.)
-        cam = _board_camera(tuple(tuple(r) for r in calibration.homography), tuple(calibration.image_size),
-                            tuple(tuple(p) for p in calibration.board_polygon), (w, h), hint,
-                            calibration.focal_px)
+        cam = _camera_of(calibration, (w, h), hint)
     reader = Remembering(net or DiceNet.shipped())
     g_known = hint / SIDE_PER_G if hint else None
     windows = [_Window((0, 0, w, h), None)] if changed is None else _windows(changed, hint or 0.0, w, h)
@@ -543,6 +538,14 @@ def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) 
         problems[:] = [p for i, p in enumerate(problems) if i not in twins]
 
 
+
+
+def _camera_of(calibration: Calibration, frame_wh: tuple[int, int], die: float) -> BoardCamera:
+    """The board camera of a calibration with a homography, for frames of `frame_wh` with dice of `die` px."""
+    assert calibration.homography is not None
+    # (As tuples: a calibration built by hand may hold lists, which the cache cannot key on.)
+    return _board_camera(tuple(tuple(r) for r in calibration.homography), tuple(calibration.image_size),
+                         tuple(tuple(p) for p in calibration.board_polygon), frame_wh, die, calibration.focal_px)
 
 
 @lru_cache(maxsize=8)
