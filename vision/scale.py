@@ -79,6 +79,10 @@ def reading_scale(frame: U8, die: float | None) -> float:
 def die_and_scale(frame: U8, die: float | None) -> tuple[float | None, float]:
     """The die size of `frame` (`die` where calibrated, else measured) and the factor to read it at."""
     measured = frame_die(frame, die)
+    if die is None and measured is not None and measured < READ_DIE / MAX_ENLARGE and not faces_small(frame, None):
+        # Too small a measure to trust (MAX_ENLARGE), and faces of a die's size read at the frame's own
+        # pip scale: a mismeasure (board lettering, a tray's pattern), not a die to set the pips' scale.
+        measured = None
     scale = scale_for(measured, calibrated=die is not None)
     if scale > 1.0 and die is None and not faces_small(frame, measured):
         return measured, 1.0

@@ -9,6 +9,7 @@ import pytest
 
 import vision.scale
 from calibration.model import Calibration
+from hardware.simcam import SimulatedCamera
 from tests.vision.render import DieSpec, render
 from vision import Verdict, read_dice
 from vision.change import changes
@@ -19,6 +20,7 @@ from vision.scale import (
     MAX_ENLARGE,
     READ_DIE,
     SHRINK_ABOVE,
+    die_and_scale,
     reading_scale,
     resized,
     resized_boxes,
@@ -115,6 +117,35 @@ def test_uncalibrated_small_measure_is_checked_against_the_faces_read(monkeypatc
     assert scale_for(24.0) > 1.0
     assert (reading_scale(frame, None) > 1.0) is enlarged
     assert reading_scale(frame, 24.0) == scale_for(24.0, calibrated=True)  # calibrated: no check
+
+
+@pytest.mark.parametrize(("drawn", "kept"), [(40.0, False), (12.0, True)])
+def test_uncalibrated_tiny_measure_is_dropped_where_faces_of_the_frames_scale_are_read(
+        monkeypatch: pytest.MonkeyPatch, drawn: float, kept: bool) -> None:
+    """A blob measure under READ_DIE / MAX_ENLARGE (here forced: 12 px) does not enlarge the frame, and it
+    sets the pips' scale only where the pips-first pass, at the frame's own scale, reads no face as large as
+    the development photos' smallest: dice drawn 40 px wide are read there (the measure was wrong, and is
+    dropped); dice drawn 12 px wide are not (the measure stands)."""
+    monkeypatch.setattr(vision.scale, "frame_die", lambda frame, die: 12.0)
+    spec = [DieSpec(5, (250, 220), size=drawn, angle=12), DieSpec(6, (380, 280), size=drawn, angle=40)]
+    frame = render(spec, seed=4)
+    assert READ_DIE / MAX_ENLARGE > 12.0
+    assert die_and_scale(frame, None) == ((12.0 if kept else None), 1.0)
+
+
+def test_a_board_straight_below_the_camera_is_read_at_its_dice_scale_not_its_lettering() -> None:
+    """The simulated board seen straight down, read without a calibration: the blob measure takes its
+    lettering and colour bars for dice of 13 px; at that pip scale both dice were missed ("no dice found").
+    The pips-first pass at the frame's own scale reads faces of a die's size, so the measure is dropped."""
+    cam = SimulatedCamera(seed=3, script=["ok"], hands=False, tilt_deg=0.0)
+    frame = list(cam)[-1].image
+    (truth,) = cam.throws
+    measured = vision.scale.frame_die(frame, None)
+    assert measured is not None and measured < READ_DIE / MAX_ENLARGE < 0.7 * cam.die_size_px()
+    assert die_and_scale(frame, None) == (None, 1.0)
+    r = read_dice(frame, expect=2)
+    assert r.verdict is Verdict.OK, r.reason
+    assert sorted(r.values) == sorted(truth.values)  # type: ignore[type-var]
 
 
 @pytest.mark.parametrize(("kind", "seed"), [("ok", 5), ("cocked", 6), ("cocked", 7), ("stacked", 34)])
