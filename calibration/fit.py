@@ -223,3 +223,47 @@ def with_lens(cal: Calibration, hfov_deg: float) -> Calibration:
 def polygon_error(a: Sequence[Point], b: Sequence[Point]) -> float:
     """Largest distance between corresponding corners of two polygons (pixels)."""
     return max(math.dist(p, q) for p, q in zip(a, b, strict=True))
+
+
+def from_corners_again(old: Calibration | None, points: Sequence[Point], image_size: tuple[int, int]) -> Calibration:
+    """Corners clicked again on the running camera's frames (`image_size`: the clerk clicks on its preview):
+    a calibration from them that keeps what `old` knew besides the corners. Four corners say where the board
+    is; they do not say how large the board and the dice are, what the dice look like, what the lens is or
+    where the dice tray lies, and a camera bumped and re-clicked has not changed any of those:
+
+    - the board's and the die's size in mm (`--board-mm`, `--die-mm`);
+    - the dice's colours and, where a calibration throw measured it, the die's size, as a share of the size
+      the board's geometry gives (which follows the new corners);
+    - the lens (`--hfov`), for frames of the new size;
+    - the dice tray (Catan), carried across on the board's plane: it lies on the table beside the board.
+
+    The old calibration may be for frames of another size (a still taken larger than the camera's frames):
+    only the new corners are in the running frames' pixels."""
+    if old is None:
+        return from_corners(points, image_size)
+    board_mm = float(old.extra.get("board_mm", MONOPOLY_BOARD_MM))
+    die_mm = float(old.extra.get("die_mm", STANDARD_DIE_MM))
+    cal = from_corners(points, image_size, board_mm=board_mm, die_mm=die_mm)
+    extra = dict(cal.extra)
+    die = cal.die_size_px
+    measured, geometric = old.die_size_px, old.extra.get("die_size_geometry_px")
+    if die and measured and isinstance(geometric, (int, float)) and geometric > 0:
+        extra.update({"die_size_from": f"{old.extra.get('die_size_from', 'a calibration throw')}, "
+                                       "scaled with the board's corners clicked again",
+                      "die_size_geometry_px": die})
+        die = round(die * measured / float(geometric), 2)
+    tray = None
+    if old.tray_polygon and old.homography and cal.homography:
+        on_board = cv2.perspectiveTransform(np.array([old.tray_polygon], np.float64), np.array(old.homography))
+        back = cv2.perspectiveTransform(on_board, np.linalg.inv(np.array(cal.homography, np.float64)))[0]
+        tray = _polygon([(float(x), float(y)) for x, y in back])
+    cal = replace(cal, die_size_px=die, die_color_bgr=old.die_color_bgr, pip_color_bgr=old.pip_color_bgr,
+                  tray_polygon=tray, extra=extra)
+    hfov = old.extra.get("hfov_deg")
+    if isinstance(hfov, (int, float)) and not isinstance(hfov, bool):
+        return with_lens(cal, float(hfov))
+    if old.focal_px:
+        # (A lens known in pixels only: the same lens, in pixels of the new frames.)
+        focal = old.focal_px * image_size[0] / old.image_size[0]
+        return replace(cal, extra={**cal.extra, "focal_px": round(focal, 2)})
+    return cal

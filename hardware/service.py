@@ -32,7 +32,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -752,24 +752,39 @@ class TableService:
             return one_line(exc)
         return "undo"
 
+    def calibration_outline(self) -> dict[str, Any] | None:
+        """The calibrated board (and dice tray) in the pixels of the camera's frames, to draw over its preview
+        (the clerk's console): a calibration made from a still of another size is scaled to the frames. None
+        without a calibration."""
+        cal = self.calibration
+        if cal is None:
+            return None
+        cw, ch = cal.image_size
+        frame = self._frame
+        w, h = (int(frame.image.shape[1]), int(frame.image.shape[0])) if frame is not None else (cw, ch)
+
+        def px(poly: Sequence[tuple[float, float]]) -> list[list[float]]:
+            return [[round(x * w / cw, 1), round(y * h / ch, 1)] for x, y in poly]
+
+        return {"size": [w, h], "board": px(cal.board_polygon),
+                "tray": px(cal.tray_polygon) if cal.tray_polygon else None, "source": cal.source}
+
     def set_corners(self, points: Sequence[tuple[float, float]]) -> dict[str, Any]:
         """Calibrate the camera view from four clicked board corners (a board without markers): stored as a
         new calibration row, then used by the reader and the watcher from the next frame on."""
-        from calibration.fit import from_corners
+        from calibration.fit import from_corners_again
 
-        if self.calibration is not None:
-            size = self.calibration.image_size
-        elif self._frame is not None:
+        # The corners are clicked on the preview of the camera's own frames: in their pixels, whatever size
+        # the calibration they replace was made for (a still taken larger than the camera's frames).
+        if self._frame is not None:
             h, w = self._frame.image.shape[:2]
             size = (int(w), int(h))
+        elif self.calibration is not None:
+            size = self.calibration.image_size
         else:
             raise ServiceError("no camera picture yet to calibrate against")
-        cal = from_corners(points, size)  # CalibrationError (a ValueError) names a bad corner
-        if self.calibration is not None and self.calibration.focal_px:
-            # The same camera, clicked again: its lens stays known (vision/camera.py).
-            lens: dict[str, Any] = {k: self.calibration.extra[k] for k in ("focal_px", "hfov_deg")
-                                    if k in self.calibration.extra}
-            cal = replace(cal, extra={**cal.extra, **lens})
+        # The same table and dice, clicked again: sizes, the dice's look, the lens and the tray stay known.
+        cal = from_corners_again(self.calibration, points, size)  # CalibrationError names a bad corner
         with store.session_scope(self.db) as s:
             store.save_calibration(s, table_id=self.id, data=cal.to_json())
         self.calibration = cal

@@ -30,6 +30,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 SSE_PING_S = 15.0  # a comment line this often lets a dead client be noticed and proxies keep the stream
 MJPEG_FPS = 8.0
+MJPEG_REPEAT_S = 1.0  # a preview whose picture has not changed sends it again this often
 
 
 def _table(table_id: str) -> TableService:
@@ -122,17 +123,28 @@ def camera_mjpeg(table_id: str) -> ResponseReturnValue:
     if t.source is None:
         abort(404, description=f"table {table_id} has no camera")
 
+    def part(jpeg: bytes) -> bytes:
+        # Each picture is followed by the boundary at once: a browser shows a part when the next boundary
+        # comes, and a camera whose picture stays the same (a still, a paused source) sends no next part.
+        return (b"Content-Type: image/jpeg\r\nContent-Length: " + str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg
+                + b"\r\n--frame\r\n")
+
     def gen() -> Iterator[bytes]:
         last = b""
-        idle = 0.0
+        idle = quiet = 0.0
+        yield b"--frame\r\n"
         while idle < 30.0:  # a camera gone for half a minute ends the preview; the page reconnects
             jpeg = t.latest_frame_jpeg()
             if jpeg and jpeg is not last:
-                last, idle = jpeg, 0.0
-                yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + str(len(jpeg)).encode()
-                       + b"\r\n\r\n" + jpeg + b"\r\n")
+                last, idle, quiet = jpeg, 0.0, 0.0
+                yield part(jpeg)
             else:
                 idle += 1.0 / MJPEG_FPS
+                quiet += 1.0 / MJPEG_FPS
+                if last and quiet >= MJPEG_REPEAT_S:
+                    # The same picture again: a page gone is noticed at this write, not half a minute on.
+                    quiet = 0.0
+                    yield part(last)
             time.sleep(1.0 / MJPEG_FPS)
 
     return Response(gen(), mimetype="multipart/x-mixed-replace; boundary=frame",

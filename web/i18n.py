@@ -330,8 +330,9 @@ UI: Final[dict[str, dict[str, str]]] = {
     "check_ok": {"en": "Allowed", "ja": "可"},
     "calibration": {"en": "Camera calibration", "ja": "カメラの較正"},
     "calibration_help": {
-        "en": "Click the board's four corners in order: top-left, top-right, bottom-right, bottom-left.",
-        "ja": "盤の四隅を順にクリック：左上、右上、右下、左下。",
+        "en": "Click the board's four corners in order: top-left, top-right, bottom-right, bottom-left. "
+              "The dashed line is where the calibration in use puts the board.",
+        "ja": "盤の四隅を順にクリック：左上、右上、右下、左下。破線は使用中の較正での盤の位置です。",
     },
     "calibration_reset": {"en": "Start again", "ja": "やり直す"},
     "calibration_save": {"en": "Save corners", "ja": "四隅を保存"},

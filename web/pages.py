@@ -295,6 +295,14 @@ def legal(table_id: str) -> Response:
     return jsonify({"commands": [c.to_json() for c in engine.legal_commands(service.state())]})
 
 
+@bp.get("/api/tables/<table_id>/calibration")
+@require_clerk
+def calibration_outline(table_id: str) -> Response:
+    """Where the table's calibration puts the board (and tray) in the camera's frames: {"calibration": null}
+    before the table has one."""
+    return jsonify({"calibration": _table(table_id).calibration_outline()})
+
+
 @bp.post("/api/tables/<table_id>/calibration")
 @require_clerk
 def calibration(table_id: str) -> Response:

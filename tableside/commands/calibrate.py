@@ -20,7 +20,8 @@ def register(sub: Any) -> None:
     p.add_argument("--die-mm", type=float, default=16.0, help="die side in mm (default 16)")
     p.add_argument("--hfov", type=float, metavar="DEG",
                    help="the camera's horizontal field of view in degrees, for the frames of this size (Raspberry "
-                        "Pi Camera Module 2: 62.2); default: measured from the board's perspective")
+                        "Pi Camera Module 2: 62.2; Camera Module 3 in 4:3 frames: 53, docs/pi-install.md); "
+                        "default: measured from the board's perspective")
     tray = p.add_mutually_exclusive_group()
     tray.add_argument("--tray", dest="tray", action="store_true", default=None,
                       help="require the dice-tray markers (ids 4-7; Catan)")

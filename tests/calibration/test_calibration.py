@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -202,6 +203,38 @@ def test_die_appearance_from_a_calibration_throw() -> None:
     with pytest.raises(CalibrationError, match="should be"):
         fit.with_dice_sample(fit.from_corners([(10, 10), (290, 10), (290, 190), (10, 190)], (300, 200)),
                              img, quads)
+
+
+def test_corners_clicked_again_keep_what_the_corners_do_not_say() -> None:
+    """The clerk clicks the board's corners again on the camera's own frames (640x480) after a calibration
+    from a larger still (1280x960), with a 400 mm board, 19 mm dice measured 1.2 times what the board's
+    geometry gives on a calibration throw, red dice, a lens of 53 degrees and a dice tray. The new corners
+    are the old ones at half size, the camera nudged: everything but the corners carries over, the die's
+    size with the board's and the tray across the board's plane."""
+    big = [(100.0, 80.0), (1180.0, 90.0), (1170.0, 900.0), (110.0, 890.0)]
+    old = fit.from_corners(big, (1280, 960), board_mm=400.0, die_mm=19.0)
+    assert old.die_size_px is not None
+    tray = ((1190.0, 300.0), (1270.0, 300.0), (1270.0, 420.0), (1190.0, 420.0))
+    old = fit.with_lens(replace(old, tray_polygon=tray, die_size_px=1.2 * old.die_size_px,
+                                die_color_bgr=(40, 40, 190), pip_color_bgr=(245, 245, 245),
+                                extra={**old.extra, "die_size_from": "2 dice of a calibration throw",
+                                       "die_size_geometry_px": old.die_size_px}), 53.0)
+    nudged = [(x / 2 + 3.0, y / 2 - 2.0) for x, y in big]
+    new = fit.from_corners_again(old, nudged, (640, 480))
+    plain = fit.from_corners(nudged, (640, 480), board_mm=400.0, die_mm=19.0)
+    assert new.image_size == (640, 480) and new.source == "corners"
+    assert new.board_polygon == plain.board_polygon and new.homography == plain.homography
+    assert new.extra["board_mm"] == 400.0 and new.extra["die_mm"] == 19.0
+    assert plain.die_size_px is not None and new.die_size_px == pytest.approx(1.2 * plain.die_size_px, abs=0.02)
+    assert (new.die_color_bgr, new.pip_color_bgr) == ((40, 40, 190), (245, 245, 245))
+    assert new.extra["hfov_deg"] == 53.0 and new.focal_px == pytest.approx(320.0 / math.tan(math.radians(26.5)),
+                                                                            abs=0.01)
+    assert new.tray_polygon is not None
+    assert np.allclose(new.tray_polygon, [(x / 2 + 3.0, y / 2 - 2.0) for x, y in tray], atol=0.6)
+    # A calibration that knew none of it: the corners alone, as from_corners gives them.
+    bare = fit.from_corners(big, (1280, 960))
+    assert fit.from_corners_again(bare, nudged, (640, 480)) == fit.from_corners(nudged, (640, 480))
+    assert fit.from_corners_again(None, nudged, (640, 480)) == fit.from_corners(nudged, (640, 480))
 
 
 def test_file_round_trip_and_errors(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from hardware.service import TableRegistry
@@ -66,7 +67,8 @@ def login(page: Any, base: str, table: str = "t1") -> None:
     page.goto(f"{base}/tables/{table}/login")
     page.fill("input[name=pin]", PIN)
     page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/tables/{table}/clerk")
+    # (Not the "load" event: a live camera's preview is an MJPEG stream, which never finishes loading.)
+    page.wait_for_url(f"{base}/tables/{table}/clerk", wait_until="domcontentloaded")
 
 
 def seq_of(page: Any, root: str) -> int:
@@ -314,3 +316,45 @@ def test_language_switch_and_japanese_rule_message(browser: Any, server: LiveSer
     wait_seq(dash, "dashboard", service.seq)
     assert "Boardwalk" in dash.text_content("#board")
     assert not dash.js_errors, dash.js_errors
+
+
+def test_the_console_outlines_the_calibration_and_takes_clicked_corners(browser: Any, server: LiveServer,
+                                                                       registry: TableRegistry) -> None:
+    """The clerk's camera panel draws where the calibration in use puts the board over the live preview (the
+    simulated camera's own calibration, 18 degrees off vertical), and after four corners are clicked and
+    saved, where the new calibration puts it."""
+    from hardware.simcam import SimulatedCamera
+    from vision.watcher import Frame
+
+    service = registry.get("t1")
+    cam = SimulatedCamera(seed=1, hands=False)
+    service.source = cam
+    service.calibration = cam.calibration()
+    service._frame = Frame(image=next(iter(cam)).image, t=0.0)
+    clerk = new_page(browser)
+    login(clerk, server.url)
+    poly = '#corners polygon.calibrated-poly.board'
+    clerk.wait_for_selector('#corners[data-outline="1"] polygon.calibrated-poly.board')
+    clerk.wait_for_function("() => document.getElementById('camera-img').naturalWidth === 640")
+
+    def drawn() -> list[tuple[float, float]]:
+        pts = str(clerk.get_attribute(poly, "points")).split()
+        return [(float(p.split(",")[0]), float(p.split(",")[1])) for p in pts]
+
+    assert np.allclose(drawn(), service.calibration.board_polygon, atol=0.11)
+    clerk.locator("#camera-panel").scroll_into_view_if_needed()
+    box = clerk.locator("#corners").bounding_box()
+    for fx, fy in ((0.2, 0.15), (0.8, 0.15), (0.8, 0.85), (0.2, 0.85)):
+        clerk.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+    clerk.click("#corners-save")
+    clerk.wait_for_selector('#result[data-ok="1"]')
+    clerk.wait_for_function(f"() => document.querySelectorAll('{poly}').length === 1 && "
+                            "!document.querySelector('.corner')")
+    new = service.calibration.board_polygon
+    assert service.calibration.source == "corners"
+    assert np.allclose(new, [(128, 72), (512, 72), (512, 408), (128, 408)], atol=2.0), new
+    clerk.wait_for_function(f"() => document.querySelector('{poly}').getAttribute('points')"
+                            f".startsWith('{new[0][0]:g},')")
+    assert np.allclose(drawn(), new, atol=0.11)
+    shoot(clerk, "clerk-calibration", full=False)
+    assert not clerk.js_errors, clerk.js_errors

@@ -258,13 +258,32 @@ async function checkTrade() {
 /* ---- camera: corner clicks over the live MJPEG preview ---- */
 
 let corners = [];
+let outline = null; // the table's calibration: board (and tray) in the camera's frame pixels
+
+async function loadOutline() {
+  try {
+    outline = (await getJSON(TABLE.calibration)).calibration;
+  } catch (e) {
+    outline = null;
+  }
+  document.getElementById("corners").dataset.outline = outline ? "1" : "0";
+  drawCorners();
+}
+
+/* The camera frame's size: the preview's, else the calibration's frames', else the usual 640x480. */
+function frameSize() {
+  const img = document.getElementById("camera-img");
+  return [img.naturalWidth || (outline && outline.size[0]) || 640, img.naturalHeight || (outline && outline.size[1]) || 480];
+}
 
 function drawCorners() {
-  const img = document.getElementById("camera-img");
   const overlay = document.getElementById("corners");
-  const w = img.naturalWidth || 640, h = img.naturalHeight || 480;
+  const [w, h] = frameSize();
   overlay.setAttribute("viewBox", `0 0 ${w} ${h}`);
-  overlay.replaceChildren(...corners.map(([x, y], i) => svg("g", {},
+  // Where the calibration in use puts the board, so that a camera knocked out of place shows at a glance.
+  const calibrated = outline ? [["board", outline.board], ["tray", outline.tray]].filter(([, p]) => p).map(([kind, p]) =>
+    svg("polygon", { points: p.map((c) => c.join(",")).join(" "), class: `calibrated-poly ${kind}` })) : [];
+  overlay.replaceChildren(...calibrated, ...corners.map(([x, y], i) => svg("g", {},
     svg("circle", { cx: x, cy: y, r: Math.max(4, w / 120), class: "corner" }),
     svg("text", { x: x + 8, y: y - 8, class: "corner-label", text: String(i + 1) }))));
   if (corners.length > 1) overlay.append(svg("polygon", { points: corners.map((c) => c.join(",")).join(" "), class: "corner-poly" }));
@@ -278,7 +297,7 @@ function setupCamera() {
   overlay.addEventListener("click", (e) => {
     if (corners.length >= 4) return;
     const box = overlay.getBoundingClientRect();
-    const w = img.naturalWidth || 640, h = img.naturalHeight || 480;
+    const [w, h] = frameSize();
     corners.push([Math.round(((e.clientX - box.left) / box.width) * w), Math.round(((e.clientY - box.top) / box.height) * h)]);
     drawCorners();
   });
@@ -286,12 +305,17 @@ function setupCamera() {
   document.getElementById("corners-save").addEventListener("click", async () => {
     const { ok, data } = await post(TABLE.calibration, { corners });
     showResult(ok, ok ? t("calibration_saved") : ruleMessage(data));
+    if (ok) {
+      corners = [];
+      await loadOutline();
+    }
   });
   img.addEventListener("load", drawCorners);
   img.addEventListener("error", () => img.classList.add("missing"));
   // The preview may have failed before this script ran (no camera: 404).
   if (img.complete && !img.naturalWidth) img.classList.add("missing");
   drawCorners();
+  loadOutline();
 }
 
 /* ---- wiring ---- */
