@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 FORMAT_VERSION = 1
+# Frames of another shape than the calibration's show another part of the view (a 16:9 still and 4:3 frames of
+# one sensor crop different sides; a webcam's modes differ so too), not the same view scaled: a calibration
+# is used only for frames of its own shape, within this share (1640x1232 and 1280x960 are one shape).
+ASPECT_SLACK = 0.01
 
 Point = tuple[float, float]
 
@@ -44,6 +48,24 @@ class Calibration:
         the simulated camera's, or `tableside calibrate --hfov`). Where known it is used over the board
         homography's measure, which near overhead four corners a pixel off make unsteady (vision/camera.py)."""
         return _positive(self.extra.get("focal_px"))
+
+    def play_polygon_in(self, frame_wh: tuple[int, int]) -> tuple[Point, ...]:
+        """`play_polygon` in the pixels of frames of `frame_wh` (the calibration may be for frames of another
+        size, of its own shape: check_frame)."""
+        (cw, ch), (w, h) = self.image_size, frame_wh
+        sx, sy = (w / cw if cw else 1.0), (h / ch if ch else 1.0)
+        return tuple((x * sx, y * sy) for x, y in self.play_polygon)
+
+    def check_frame(self, frame_wh: tuple[int, int]) -> None:
+        """Refuse (CalibrationError) frames of another shape than the calibration's: scaling the calibration
+        to them would put the board, the play area and the dice's size where they are not."""
+        (cw, ch), (w, h) = self.image_size, frame_wh
+        if min(cw, ch, w, h) <= 0:
+            return
+        if abs((w / h) / (cw / ch) - 1.0) > ASPECT_SLACK:
+            raise CalibrationError(f"the calibration is for {cw}x{ch} frames and this one is {w}x{h}, another "
+                                   "shape that shows another part of the table: calibrate from this camera's "
+                                   "frames")
 
     def to_json(self) -> dict[str, Any]:
         return {

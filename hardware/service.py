@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
 DEFAULT_PLAYERS = ("Aiko", "Ben", "Chie", "Dan")
 READERS = ("real", "sim-truth")
+MISFIT = "camera not read"  # the camera status's start while the calibration is for another shape of frame
 
 
 class ServiceError(RuntimeError):
@@ -884,6 +885,14 @@ class TableService:
                 watcher = RollWatcher(reader=reader, calibration=self.calibration,
                                       config=self.watcher_config or WatcherConfig(),
                                       changed_reader=self._make_changed_reader())
+            misfit = self._misfit(frame.size)
+            if misfit:
+                # Nothing is read with a calibration for another shape of frame; the preview stays, for the
+                # clerk to click the board's corners on.
+                self._set_camera(False, misfit)
+                continue
+            if not self._camera.ok and self._camera.message.startswith(MISFIT):
+                self._set_camera(True, f"reading {self.source.name} ({self.reader} reader)")
             try:
                 event = watcher.feed(frame)
                 if event is not None:
@@ -893,13 +902,23 @@ class TableService:
                 self._log(f"table {self.id}: throw not recorded: {one_line(exc)}")
                 self._set_camera(True, f"throw not recorded: {one_line(exc)}")
 
+    def _misfit(self, frame_wh: tuple[int, int]) -> str:
+        """Why the table's calibration cannot read frames of `frame_wh` ("" where it can)."""
+        if self.calibration is None:
+            return ""
+        try:
+            self.calibration.check_frame(frame_wh)
+        except ValueError as exc:
+            return f"{MISFIT}: {one_line(exc)}, or click the board's corners in the clerk's console"
+        return ""
+
     def _on_roll_event(self, event: RollEvent) -> None:
         import cv2
 
         from vision.draw import annotate
 
         reading = event.reading
-        polygon = self.calibration.play_polygon if self.calibration is not None else None
+        polygon = self.calibration.play_polygon_in(event.frame.size) if self.calibration is not None else None
         picture = annotate(event.frame.image, reading, polygon)
         ok, buf = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
         self.record_throw(verdict=reading.verdict.value, reason=reading.reason,

@@ -74,10 +74,7 @@ def calibrated_die_size(cal: Calibration | None, frame_wh: tuple[int, int]) -> f
 def _polygon(cal: Calibration | None, frame_wh: tuple[int, int]) -> NDArray[np.float32] | None:
     if cal is None:
         return None
-    cw, ch = cal.image_size
-    sx = frame_wh[0] / cw if cw else 1.0
-    sy = frame_wh[1] / ch if ch else 1.0
-    return np.array([(x * sx, y * sy) for x, y in cal.play_polygon], np.float32).reshape(-1, 1, 2)
+    return np.array(cal.play_polygon_in(frame_wh), np.float32).reshape(-1, 1, 2)
 
 
 def _covered(xy: tuple[float, float], light: list[LightFace]) -> bool:
@@ -278,6 +275,8 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
     h, w = frame.shape[:2]
+    if calibration is not None:
+        calibration.check_frame((w, h))  # (a calibration scales to frames of its own shape only)
     hint = calibrated_die_size(calibration, (w, h))
     if calibration is not None and calibration.homography and hint:
         # A camera far from overhead: read from above (vision/oblique.py).

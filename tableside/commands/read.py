@@ -98,7 +98,7 @@ def handle(args: argparse.Namespace) -> int:
                 if reading.total is not None else reading.reason
             print(f"{image}: {reading.verdict.value} - dice [{values}] - {tail}")
         if args.annotate is not None:
-            poly = calibration.play_polygon if calibration is not None else None
+            poly = calibration.play_polygon_in((frame.shape[1], frame.shape[0])) if calibration is not None else None
             out = _annotate_path(args.annotate, image, many)
             if not cv2.imwrite(str(out), annotate(frame, reading, poly)):
                 raise UsageError(f"cannot write annotated image {out}")

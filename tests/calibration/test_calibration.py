@@ -237,6 +237,19 @@ def test_corners_clicked_again_keep_what_the_corners_do_not_say() -> None:
     assert fit.from_corners_again(None, nudged, (640, 480)) == fit.from_corners(nudged, (640, 480))
 
 
+def test_a_calibration_is_for_frames_of_its_own_shape() -> None:
+    """Scaled to frames of its shape at any size (a Camera Module 2's 1640x1232 binned mode for a 1280x960
+    still is one shape, within ASPECT_SLACK); refused for another shape, which shows another part of the
+    table (a 16:9 still of a sensor whose 4:3 frames crop its sides)."""
+    cal = fit.from_corners([(100.0, 80.0), (1180.0, 80.0), (1180.0, 880.0), (100.0, 880.0)], (1280, 960))
+    for ok in ((1280, 960), (640, 480), (1640, 1232), (2592, 1944)):
+        cal.check_frame(ok)
+    assert cal.play_polygon_in((640, 480)) == ((50.0, 40.0), (590.0, 40.0), (590.0, 440.0), (50.0, 440.0))
+    for other in ((1280, 720), (1920, 1080), (960, 960), (960, 1280)):
+        with pytest.raises(CalibrationError, match=f"1280x960 frames and this one is {other[0]}x{other[1]}"):
+            cal.check_frame(other)
+
+
 def test_file_round_trip_and_errors(tmp_path: Path) -> None:
     cal = fit.from_corners([(10, 10), (600, 20), (620, 470), (5, 460)], (640, 480))
     path = io.save(cal, tmp_path / "sub" / "table.json")

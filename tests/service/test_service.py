@@ -249,3 +249,28 @@ def test_a_stopping_table_ends_a_waiting_stream_at_once(db: Engine) -> None:
     reader.join(5)
     assert not reader.is_alive() and time.monotonic() - t0 < 5
     assert got == [None] and sub.closed and svc.subscriber_count == 0
+
+
+def test_a_calibration_for_frames_of_another_shape_is_not_read_with(db: Engine, tmp_path: Path) -> None:
+    """A calibration made on 16:9 stills, the camera giving 4:3 frames: scaled, it would put the board where
+    it is not, so the camera reads nothing and says why, while its preview stays; the board's corners
+    clicked on that preview make a calibration of the frames' own shape, and throws are read again."""
+    from calibration.fit import from_corners
+    from hardware.service import MISFIT
+
+    cam = SimulatedCamera(seed=9, hands=False)  # an endless programme of throws
+    wide = from_corners([(100.0, 40.0), (1180.0, 40.0), (1180.0, 680.0), (100.0, 680.0)], (1280, 720),
+                        board_mm=cam.board_mm, die_mm=cam.die_mm)
+    svc = TableService(db, table_id="shape", seed=2, source=cam, reader="sim-truth", calibration=wide,
+                       image_dir=tmp_path / "img")
+    svc.start()
+    try:
+        assert wait_until(lambda: svc.camera_status()["message"].startswith(MISFIT), timeout=60)
+        status = svc.camera_status()
+        assert not status["ok"] and "1280x720" in status["message"] and "640x480" in status["message"]
+        assert svc.latest_frame_jpeg() is not None and status["throws"] == 0
+        cal = svc.set_corners(cam.board_corners_px().tolist())
+        assert cal["image_size"] == [640, 480]
+        assert wait_until(lambda: svc.camera_status()["ok"] and svc.camera_status()["throws"] >= 1, timeout=120)
+    finally:
+        svc.stop()

@@ -108,3 +108,21 @@ def test_before_needs_a_die_size_and_the_same_view(tmp_path: Path, two_dice: Pat
     assert main(["read", str(after), "--calibration", str(cal), "--before", str(small)]) == 2
     err = capsys.readouterr().err.strip()
     assert "not two frames of one camera view" in err and "\n" not in err
+
+
+def test_a_calibration_for_frames_of_another_shape_is_refused(two_dice: Path, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """A calibration is scaled to frames of its own shape (1280x960 for these 640x480 photos, its polygon
+    drawn halved), and refused for another (1280x720): scaled, it would put the board where it is not."""
+    c = tmp_path / "cal.json"
+    c.write_text(dumps(Calibration(image_size=(1280, 960), board_polygon=((0, 0), (640, 0), (640, 960), (0, 960)))))
+    out = tmp_path / "ann.png"
+    assert main(["read", str(two_dice), "--calibration", str(c), "--json", "--annotate", str(out)]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["verdict"] == "reroll" and obj["reason"] == "die 2 off the board"  # the board: the left half
+    drawn = np.abs(cv2.imread(str(out)).astype(int) - cv2.imread(str(two_dice)).astype(int)).sum(axis=2) > 0
+    assert drawn[20:120, 316:325].any(axis=1).all()  # the board's right edge, at x = 320 (rows with no die)
+    c.write_text(dumps(Calibration(image_size=(1280, 720), board_polygon=((0, 0), (640, 0), (640, 720), (0, 720)))))
+    assert main(["read", str(two_dice), "--calibration", str(c)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "1280x720" in err and "640x480" in err and "another shape" in err
