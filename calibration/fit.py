@@ -234,11 +234,13 @@ def from_corners_again(old: Calibration | None, points: Sequence[Point], image_s
     - the board's and the die's size in mm (`--board-mm`, `--die-mm`);
     - the dice's colours and, where a calibration throw measured it, the die's size, as a share of the size
       the board's geometry gives (which follows the new corners);
-    - the lens (`--hfov`), for frames of the new size;
+    - the lens (`--hfov`), for frames of the new size, where they are of the old calibration's shape;
     - the dice tray (Catan), carried across on the board's plane: it lies on the table beside the board.
 
     The old calibration may be for frames of another size (a still taken larger than the camera's frames):
-    only the new corners are in the running frames' pixels."""
+    only the new corners are in the running frames' pixels. Frames of another shape show another part of
+    the sensor (Calibration.check_frame), in a way the calibration cannot tell: the lens is not carried
+    across then (extra.lens_dropped says so), and is measured or assumed as for a calibration without one."""
     if old is None:
         return from_corners(points, image_size)
     board_mm = float(old.extra.get("board_mm", MONOPOLY_BOARD_MM))
@@ -260,6 +262,14 @@ def from_corners_again(old: Calibration | None, points: Sequence[Point], image_s
     cal = replace(cal, die_size_px=die, die_color_bgr=old.die_color_bgr, pip_color_bgr=old.pip_color_bgr,
                   tray_polygon=tray, extra=extra)
     hfov = old.extra.get("hfov_deg")
+    lens = old.focal_px is not None or "hfov_deg" in old.extra
+    try:
+        old.check_frame(image_size)
+    except CalibrationError:
+        if lens:
+            return replace(cal, extra={**cal.extra, "lens_dropped": f"the calibration it replaces was for "
+                                       f"{old.image_size[0]}x{old.image_size[1]} frames, another shape"})
+        return cal
     if isinstance(hfov, (int, float)) and not isinstance(hfov, bool):
         return with_lens(cal, float(hfov))
     if old.focal_px:

@@ -49,12 +49,16 @@ class Calibration:
         homography's measure, which near overhead four corners a pixel off make unsteady (vision/camera.py)."""
         return _positive(self.extra.get("focal_px"))
 
-    def play_polygon_in(self, frame_wh: tuple[int, int]) -> tuple[Point, ...]:
-        """`play_polygon` in the pixels of frames of `frame_wh` (the calibration may be for frames of another
-        size, of its own shape: check_frame)."""
+    def in_frame(self, polygon: tuple[Point, ...], frame_wh: tuple[int, int]) -> tuple[Point, ...]:
+        """A polygon of the calibration's pixels in the pixels of frames of `frame_wh` (the calibration may be
+        for frames of another size, of its own shape: check_frame)."""
         (cw, ch), (w, h) = self.image_size, frame_wh
         sx, sy = (w / cw if cw else 1.0), (h / ch if ch else 1.0)
-        return tuple((x * sx, y * sy) for x, y in self.play_polygon)
+        return tuple((x * sx, y * sy) for x, y in polygon)
+
+    def play_polygon_in(self, frame_wh: tuple[int, int]) -> tuple[Point, ...]:
+        """`play_polygon` in the pixels of frames of `frame_wh`."""
+        return self.in_frame(self.play_polygon, frame_wh)
 
     def check_frame(self, frame_wh: tuple[int, int]) -> None:
         """Refuse (CalibrationError) frames of another shape than the calibration's: scaling the calibration

@@ -760,14 +760,13 @@ class TableService:
         cal = self.calibration
         if cal is None:
             return None
-        cw, ch = cal.image_size
         frame = self._frame
-        w, h = (int(frame.image.shape[1]), int(frame.image.shape[0])) if frame is not None else (cw, ch)
+        size = frame.size if frame is not None else cal.image_size
 
-        def px(poly: Sequence[tuple[float, float]]) -> list[list[float]]:
-            return [[round(x * w / cw, 1), round(y * h / ch, 1)] for x, y in poly]
+        def px(poly: tuple[tuple[float, float], ...]) -> list[list[float]]:
+            return [[round(x, 1), round(y, 1)] for x, y in cal.in_frame(poly, size)]
 
-        return {"size": [w, h], "board": px(cal.board_polygon),
+        return {"size": list(size), "board": px(cal.board_polygon),
                 "tray": px(cal.tray_polygon) if cal.tray_polygon else None, "source": cal.source}
 
     def set_corners(self, points: Sequence[tuple[float, float]]) -> dict[str, Any]:

@@ -231,6 +231,11 @@ def test_corners_clicked_again_keep_what_the_corners_do_not_say() -> None:
                                                                             abs=0.01)
     assert new.tray_polygon is not None
     assert np.allclose(new.tray_polygon, [(x / 2 + 3.0, y / 2 - 2.0) for x, y in tray], atol=0.6)
+    # Frames of another shape (16:9) show another part of the sensor: the lens is not carried across, the
+    # rest is.
+    wide = fit.from_corners_again(old, [(x / 2, y * 0.375) for x, y in big], (640, 360))
+    assert wide.focal_px is None and "hfov_deg" not in wide.extra and "1280x960" in wide.extra["lens_dropped"]
+    assert wide.die_color_bgr == (40, 40, 190) and wide.extra["die_mm"] == 19.0 and wide.tray_polygon
     # A calibration that knew none of it: the corners alone, as from_corners gives them.
     bare = fit.from_corners(big, (1280, 960))
     assert fit.from_corners_again(bare, nudged, (640, 480)) == fit.from_corners(nudged, (640, 480))
