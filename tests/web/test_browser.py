@@ -320,20 +320,24 @@ def test_language_switch_and_japanese_rule_message(browser: Any, server: LiveSer
 
 def test_the_console_outlines_the_calibration_and_takes_clicked_corners(browser: Any, server: LiveServer,
                                                                        registry: TableRegistry) -> None:
-    """The clerk's camera panel draws where the calibration in use puts the board over the live preview (the
-    simulated camera's own calibration, 18 degrees off vertical), and after four corners are clicked and
-    saved, where the new calibration puts it."""
+    """The clerk's camera panel over a running simulated camera: its status and where the calibration in use
+    puts the board, drawn over the live preview. The calibration was made on 16:9 stills and the camera gives
+    4:3 frames, so the status says the camera is not read, and why; four corners clicked on the preview and
+    saved make a calibration of the frames' own shape: the camera is read again and the outline redrawn."""
+    from calibration.fit import from_corners
     from hardware.simcam import SimulatedCamera
-    from vision.watcher import Frame
 
     service = registry.get("t1")
-    cam = SimulatedCamera(seed=1, hands=False)
-    service.source = cam
-    service.calibration = cam.calibration()
-    service._frame = Frame(image=next(iter(cam)).image, t=0.0)
+    cam = SimulatedCamera(seed=1, hands=False, realtime=True)
+    service.source, service.reader = cam, "sim-truth"
+    service.calibration = from_corners([(100.0, 40.0), (1180.0, 40.0), (1180.0, 680.0), (100.0, 680.0)],
+                                       (1280, 720), board_mm=cam.board_mm, die_mm=cam.die_mm)
+    service.start()
     clerk = new_page(browser)
     login(clerk, server.url)
-    poly = '#corners polygon.calibrated-poly.board'
+    poly = "#corners polygon.calibrated-poly.board"
+    clerk.wait_for_selector("#camera-status.bad >> text=camera not read")
+    assert "1280x720" in clerk.inner_text("#camera-status")
     clerk.wait_for_selector('#corners[data-outline="1"] polygon.calibrated-poly.board')
     clerk.wait_for_function("() => document.getElementById('camera-img').naturalWidth === 640")
 
@@ -341,20 +345,21 @@ def test_the_console_outlines_the_calibration_and_takes_clicked_corners(browser:
         pts = str(clerk.get_attribute(poly, "points")).split()
         return [(float(p.split(",")[0]), float(p.split(",")[1])) for p in pts]
 
-    assert np.allclose(drawn(), service.calibration.board_polygon, atol=0.11)
+    # The 16:9 calibration scaled onto the 4:3 frames, as it would have been read: visibly off the board.
+    assert np.allclose(drawn(), service.calibration.in_frame(service.calibration.board_polygon, (640, 480)),
+                       atol=0.11)
     clerk.locator("#camera-panel").scroll_into_view_if_needed()
     box = clerk.locator("#corners").bounding_box()
     for fx, fy in ((0.2, 0.15), (0.8, 0.15), (0.8, 0.85), (0.2, 0.85)):
         clerk.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
     clerk.click("#corners-save")
     clerk.wait_for_selector('#result[data-ok="1"]')
-    clerk.wait_for_function(f"() => document.querySelectorAll('{poly}').length === 1 && "
-                            "!document.querySelector('.corner')")
+    clerk.wait_for_selector("#camera-status.ok >> text=reading simulated")
     new = service.calibration.board_polygon
-    assert service.calibration.source == "corners"
+    assert service.calibration.source == "corners" and service.calibration.image_size == (640, 480)
     assert np.allclose(new, [(128, 72), (512, 72), (512, 408), (128, 408)], atol=2.0), new
-    clerk.wait_for_function(f"() => document.querySelector('{poly}').getAttribute('points')"
-                            f".startsWith('{new[0][0]:g},')")
+    clerk.wait_for_function(f"() => !document.querySelector('.corner') && document.querySelector('{poly}')"
+                            f".getAttribute('points').startsWith('{new[0][0]:g},')")
     assert np.allclose(drawn(), new, atol=0.11)
     shoot(clerk, "clerk-calibration", full=False)
     assert not clerk.js_errors, clerk.js_errors

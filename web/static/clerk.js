@@ -270,6 +270,19 @@ async function loadOutline() {
   drawCorners();
 }
 
+/* The camera's status beside its preview ("camera not read: the calibration is for ..." and the like); the
+   outline is fetched again whenever the status changes (a calibration saved from another console). */
+let cameraSince = null;
+function renderCamera(state) {
+  const cam = state.table && state.table.camera;
+  const line = document.getElementById("camera-status");
+  if (!cam) return;
+  line.className = `camera small ${cam.ok ? "ok" : "bad"}`;
+  line.textContent = `${t("camera")}: ${cam.source} — ${cam.message || ""}`;
+  if (cameraSince !== null && cam.since !== cameraSince) loadOutline();
+  cameraSince = cam.since;
+}
+
 /* The camera frame's size: the preview's, else the calibration's frames', else the usual 640x480. */
 function frameSize() {
   const img = document.getElementById("camera-img");
@@ -363,6 +376,7 @@ async function render(state, rows) {
   try { LEGAL = (await getJSON(TABLE.legal)).commands || []; } catch (e) { LEGAL = []; }
   if (STATE !== state) return;  // a newer push arrived while the legal list loaded
   renderStatus(state);
+  renderCamera(state);
   renderDecision(state);
   renderBuilds(state);
   renderMortgages(state);
