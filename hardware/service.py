@@ -247,6 +247,7 @@ class TableService:
         source: FrameSource | None = None,
         reader: str = "real",
         calibration: Calibration | None = None,
+        calibration_made: datetime | None = None,
         watcher_config: WatcherConfig | None = None,
         image_dir: str | Path | None = None,
         auto_clerk: bool = False,
@@ -270,6 +271,9 @@ class TableService:
         self.source = source
         self.reader = reader
         self.calibration = calibration
+        # When the calibration given was made (its file's time): one stored for this table since (corners
+        # clicked in the clerk's console) is newer, and wins at start-up (_settle_calibration).
+        self.calibration_made = calibration_made
         self.watcher_config = watcher_config
         self.image_dir = Path(image_dir) if image_dir else None
         self.auto_clerk = auto_clerk
@@ -830,16 +834,13 @@ class TableService:
         # The calibration first: the reader is bound to it (a reader made before would read uncalibrated).
         if self.calibration is None and hasattr(self.source, "calibration"):
             self.calibration = self.source.calibration()
+        if self.calibration is not None:
+            self._settle_calibration()
         try:
             reader = self._make_reader()
         except ServiceError as exc:
             self._set_camera(False, one_line(exc))
             return
-        if self.calibration is not None:
-            with store.session_scope(self.db) as s:
-                latest = store.latest_calibration(s, table_id=self.id)
-                if latest is None or latest.data != self.calibration.to_json():
-                    store.save_calibration(s, table_id=self.id, data=self.calibration.to_json())
         watcher = RollWatcher(reader=reader, calibration=self.calibration,
                               config=self.watcher_config or WatcherConfig(),
                               changed_reader=self._make_changed_reader())
@@ -900,6 +901,27 @@ class TableService:
             except Exception as exc:  # e.g. the database is away: report, keep watching
                 self._log(f"table {self.id}: throw not recorded: {one_line(exc)}")
                 self._set_camera(True, f"throw not recorded: {one_line(exc)}")
+
+    def _settle_calibration(self) -> None:
+        """The calibration given at start-up against the table's stored ones: one stored after the given one
+        was made (`calibration_made`: corners clicked in the clerk's console since the file was written; a
+        unit restarted with the same --calibration lost them) wins; otherwise the given one is stored as the
+        table's latest. A file written after the clicks (calibrated again) wins over them."""
+        from calibration.model import Calibration
+
+        assert self.calibration is not None
+        given = self.calibration.to_json()
+        with store.session_scope(self.db) as s:
+            latest = store.latest_calibration(s, table_id=self.id)
+            if latest is not None and latest.data != given and self.calibration_made is not None:
+                stored = latest.created_at if latest.created_at.tzinfo else latest.created_at.replace(tzinfo=UTC)
+                if stored > self.calibration_made:
+                    self.calibration = Calibration.from_json(latest.data)
+                    self._log(f"table {self.id}: using the calibration stored {stored:%Y-%m-%d %H:%M} UTC "
+                              f"({self.calibration.source}), newer than the calibration file")
+                    return
+            if latest is None or latest.data != given:
+                store.save_calibration(s, table_id=self.id, data=given)
 
     def _misfit(self, frame_wh: tuple[int, int]) -> str:
         """Why the table's calibration cannot read frames of `frame_wh` ("" where it can)."""

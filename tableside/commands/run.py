@@ -144,11 +144,15 @@ def handle(args: argparse.Namespace) -> int:
         app = create_app({"DEMO": simulated}, registry=registry)
     except ConfigError as exc:
         raise UsageError(str(exc)) from exc
-    calibration = None
+    calibration = calibration_made = None
     if args.calibration:
+        from datetime import UTC, datetime
+
         from calibration.io import load
 
         calibration = load(args.calibration)
+        # (A calibration the table stored after this file was written, corners clicked in the console, wins.)
+        calibration_made = datetime.fromtimestamp(Path(args.calibration).stat().st_mtime, UTC)
     source = _open_source(source_spec)
 
     def log(line: str) -> None:
@@ -158,7 +162,8 @@ def handle(args: argparse.Namespace) -> int:
     service = TableService(
         db, table_id=table_id, name=args.name or ("Demo table" if simulated else table_id),
         clerk_pin=args.pin, players=players, ruleset=args.ruleset, seed=args.seed, source=source,
-        reader=args.reader, calibration=calibration, image_dir=data_dir / "rolls", auto_clerk=auto_clerk,
+        reader=args.reader, calibration=calibration, calibration_made=calibration_made,
+        image_dir=data_dir / "rolls", auto_clerk=auto_clerk,
         new_game=args.new_game, log=log, clock=_clock_config(args.clock, players), round_label=args.round)
     registry.add(service)
     replicator = None

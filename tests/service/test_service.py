@@ -274,3 +274,33 @@ def test_a_calibration_for_frames_of_another_shape_is_not_read_with(db: Engine, 
         assert wait_until(lambda: svc.camera_status()["ok"] and svc.camera_status()["throws"] >= 1, timeout=120)
     finally:
         svc.stop()
+
+
+def test_corners_clicked_since_the_calibration_file_win_at_start_up(db: Engine, tmp_path: Path) -> None:
+    """A unit started with --calibration FILE, corners then clicked in the clerk's console: restarted with the
+    same file (a reboot), it reads with the clicked calibration, which is newer than the file; a file written
+    after the clicks (calibrated again) wins over them, and is stored as the table's latest."""
+    from datetime import UTC, datetime, timedelta
+
+    def run(made: datetime) -> TableService:
+        cam = SimulatedCamera(seed=3, script=["ok"], hands=False)
+        svc = TableService(db, table_id="boot", seed=2, source=cam, reader="sim-truth", image_dir=tmp_path / "img",
+                           calibration=file_cal, calibration_made=made)
+        svc.start()
+        assert wait_until(lambda: "end of stream" in svc.camera_status()["message"], timeout=60)
+        return svc
+
+    file_cal = SimulatedCamera(seed=3, script=["ok"], hands=False).calibration()
+    written = datetime.now(UTC) - timedelta(hours=1)
+    first = run(written)
+    clicked = first.set_corners([(120.0, 40.0), (520.0, 40.0), (520.0, 440.0), (120.0, 440.0)])
+    first.stop()
+    again = run(written)
+    again.stop()
+    assert again.calibration is not None and again.calibration.to_json() == clicked
+    later = run(datetime.now(UTC) + timedelta(seconds=1))
+    later.stop()
+    assert later.calibration == file_cal
+    with store.session_scope(db) as s:
+        latest = store.latest_calibration(s, table_id="boot")
+        assert latest is not None and latest.data == file_cal.to_json()
