@@ -34,7 +34,7 @@ from sqlmodel import select
 import engine
 from engine import clock as engine_clock
 from hardware import store
-from hardware.service import ServiceError, Subscribers, Subscription, event_row, one_line
+from hardware.service import MISFIT, ServiceError, Subscribers, Subscription, event_row, one_line
 
 UNIT_OFFLINE_S = 15.0  # a mirrored unit not heard of for this long is shown as offline
 
@@ -50,7 +50,9 @@ def hall_row(state: dict[str, Any], *, table_id: str, name: str) -> dict[str, An
         if clock.get("time_up"):
             alerts.append("time_up")
     if camera.get("source", "none") not in ("none", "") and camera.get("ok") is False:
-        alerts.append("camera_lost")
+        # A camera whose calibration is for another shape of frame is there but reads nothing: the referee
+        # sends someone to click the corners, not to look for a cable.
+        alerts.append("camera_not_read" if str(camera.get("message", "")).startswith(MISFIT) else "camera_lost")
     if table.get("offline"):
         alerts.append("unit_offline")
     return {

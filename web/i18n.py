@@ -252,6 +252,7 @@ UI: Final[dict[str, dict[str, str]]] = {
     "round": {"en": "Round", "ja": "ラウンド"},
     "referee_called": {"en": "Referee called", "ja": "審判呼び出し"},
     "camera_lost": {"en": "Camera lost", "ja": "カメラ切断"},
+    "camera_not_read": {"en": "Camera not read: calibrate", "ja": "カメラ未読取：要較正"},
     "time_up": {"en": "Time up", "ja": "時間切れ"},
     "placement_overdue": {"en": "Placement overdue", "ja": "配置時間超過"},
     "unit_offline": {"en": "Unit offline", "ja": "端末オフライン"},

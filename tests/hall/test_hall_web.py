@@ -96,3 +96,19 @@ def test_hall_stream_pushes_a_table_row(hall_app: Flask) -> None:
                 break
         assert msg["row"]["seq"] == svc.seq
         sock.close()
+
+
+def test_a_camera_that_is_there_but_not_read_is_told_from_a_lost_one() -> None:
+    """The hall card's camera alert: lost (no frames) or not read (frames of another shape than the
+    calibration's: someone must click the corners, not look for a cable)."""
+    from hardware.hall import hall_row
+    from hardware.service import MISFIT
+
+    def alerts(camera: dict[str, Any]) -> list[str]:
+        return list(hall_row({"table": {"camera": camera}}, table_id="t", name="T")["alerts"])
+
+    assert alerts({"source": "picamera:0", "ok": True, "message": "reading"}) == []
+    assert alerts({"source": "picamera:0", "ok": False, "message": "camera picamera:0 lost"}) == ["camera_lost"]
+    assert alerts({"source": "picamera:0", "ok": False,
+                   "message": f"{MISFIT}: the calibration is for 1280x720 frames"}) == ["camera_not_read"]
+    assert alerts({"source": "none", "ok": False, "message": "no camera"}) == []
