@@ -1,6 +1,7 @@
-"""`tableside calibrate IMAGE [-o FILE] [--throw IMAGE] [--hfov DEG]`: find the marker sheet's markers in a photo
-of the table and write the calibration file (board polygon, tray polygon, homography, expected die size and
-colours, and the lens where given)."""
+"""`tableside calibrate IMAGE|--source SPEC [-o FILE] [--throw IMAGE] [--hfov DEG]`: find the marker sheet's
+markers in a photo of the table, or in a frame of the table's camera as `tableside run` opens it, and write
+the calibration file (board polygon, tray polygon, homography, expected die size and colours, and the lens
+where given)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,16 @@ import argparse
 import sys
 from typing import Any
 
+from tableside.cli import UsageError
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser("calibrate", help="calibrate a table from a photo with the corner markers")
-    p.add_argument("image", help="photo from the table camera showing the board's four corner markers")
+    p.add_argument("image", nargs="?", help="photo from the table camera showing the board's four corner markers")
+    p.add_argument("--source", metavar="SPEC",
+                   help="take the photo from the table's camera instead, opened as `tableside run --source` opens "
+                        "it (picamera[:N], webcam:N, video:PATH, folder:DIR): the calibration is then made on "
+                        "the very frames the unit reads, of their size and field of view")
     p.add_argument("-o", "--output", help="calibration file to write (default: print the JSON on stdout)")
     p.add_argument("--throw", metavar="IMAGE",
                    help="photo of dice lying on the board (same camera) to measure die size and colours; "
@@ -59,13 +66,46 @@ def _lens_line(cal: Any) -> str:
             "make unsteady near overhead: pass --hfov DEG if you know it")
 
 
+# Frames read from a camera before the one calibrated on: its exposure and white balance settle meanwhile.
+SETTLE_FRAMES = 10
+
+
+def _camera_frame(spec: str) -> Any:
+    """A frame of the table's camera, opened as `tableside run --source SPEC` opens it: the last of the first
+    SETTLE_FRAMES (fewer where the source ends sooner)."""
+    from hardware.sources import SourceError, open_source
+
+    if spec.partition(":")[0] in ("none", "sim", "simulated"):
+        raise UsageError(f"--source {spec}: calibrate from a camera, a video or a folder of photos (the simulated "
+                         "camera brings its own calibration)")
+    source = open_source(spec)
+    try:
+        source.open()
+        frame = None
+        for _ in range(SETTLE_FRAMES):
+            got = source.read()
+            if got is None:
+                break
+            frame = got
+    except SourceError as exc:
+        raise UsageError(f"--source {spec}: {exc}") from exc
+    finally:
+        source.close()
+    if frame is None:
+        raise UsageError(f"--source {spec}: no frame came from it")
+    print(f"frame: {frame.image.shape[1]}x{frame.image.shape[0]} from {source.name}", file=sys.stderr)
+    return frame.image
+
+
 def handle(args: argparse.Namespace) -> int:
     from calibration import fit, io
     from calibration.model import CalibrationError, dumps
 
     if args.board_mm <= 0 or args.die_mm <= 0 or args.die_mm >= args.board_mm:
         raise ValueError("--board-mm and --die-mm must be positive, the die smaller than the board")
-    image = io.read_image(args.image)
+    if (args.image is None) == (args.source is None):
+        raise UsageError("give the table's photo (IMAGE) or its camera (--source SPEC), one of them")
+    image = io.read_image(args.image) if args.image is not None else _camera_frame(args.source)
     cal = fit.from_markers(image, board_mm=args.board_mm, die_mm=args.die_mm, tray=args.tray)
     if args.hfov is not None:
         cal = fit.with_lens(cal, args.hfov)

@@ -313,6 +313,38 @@ def test_cli_calibrate_writes_the_file_and_refuses_without_markers(tmp_path: Pat
     assert "no image at" in capsys.readouterr().err
 
 
+def test_cli_calibrate_from_the_tables_camera(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tableside calibrate --source SPEC` takes the frame from the table's camera as `tableside run` opens it
+    (here a folder of frames, the last of the first SETTLE_FRAMES), so the calibration is made on the frames the
+    unit reads; a photo and a camera together, or neither, or the simulated camera, are refused in one line."""
+    from tableside.cli import main
+    from tableside.commands.calibrate import SETTLE_FRAMES
+
+    rng = np.random.default_rng(12)
+    out = (1280, 960)
+    canvas, corners, _ = flat_table(rng)
+    hom = camera_homography(18, 20, 0, out)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i in range(SETTLE_FRAMES + 3):
+        # The camera settling: the first frames dark, as an exposure still coming up (no markers found there).
+        shot = photograph(canvas, hom, out, rng)
+        cv2.imwrite(str(frames / f"f{i:03d}.png"), shot if i >= SETTLE_FRAMES - 1 else shot // 8)
+    target = tmp_path / "table.json"
+    assert main(["calibrate", "--source", f"folder:{frames}", "-o", str(target)]) == 0
+    captured = capsys.readouterr()
+    assert f"frame: 1280x960 from folder:{frames}" in captured.err and "markers: 0, 1, 2, 3" in captured.out
+    cal = io.load(target)
+    assert cal.image_size == out and fit.polygon_error(cal.board_polygon, _true_corners(corners, hom)) < 1.0
+    photo = frames / "f012.png"
+    for bad, why in (([str(photo), "--source", f"folder:{frames}"], "one of them"), ([], "one of them"),
+                     (["--source", "sim:3"], "simulated camera"),
+                     (["--source", f"folder:{tmp_path / 'none'}"], "no folder at")):
+        assert main(["calibrate", *bad]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and why in err, err
+
+
 def test_cli_calibrate_measures_the_die_from_a_calibration_throw(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """End to end with the product's reader: the dice of a calibration throw give the die size and the
