@@ -24,7 +24,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -256,7 +256,7 @@ class MirrorTable:
                 changed = True
             was_offline = self.offline()
             if seen_at is not None:
-                self._seen_at = (seen_at if seen_at.tzinfo else seen_at.replace(tzinfo=UTC)).timestamp()
+                self._seen_at = store.as_utc(seen_at).timestamp()
             if self.offline() != was_offline:
                 changed = True
             if self._clock is not None:

@@ -864,6 +864,7 @@ class TableService:
         if self._stop.is_set():
             return
         self._set_camera(True, f"reading {self.source.name} ({self.reader} reader)")
+        misfit_shown = False  # the status says the calibration is for another shape of frame
         while not self._stop.is_set():
             try:
                 frame = source.read_nowait()
@@ -890,8 +891,10 @@ class TableService:
                 # Nothing is read with a calibration for another shape of frame; the preview stays, for the
                 # clerk to click the board's corners on.
                 self._set_camera(False, misfit)
+                misfit_shown = True
                 continue
-            if not self._camera.ok and self._camera.message.startswith(MISFIT):
+            if misfit_shown:
+                misfit_shown = False
                 self._set_camera(True, f"reading {self.source.name} ({self.reader} reader)")
             try:
                 event = watcher.feed(frame)
@@ -914,7 +917,7 @@ class TableService:
         with store.session_scope(self.db) as s:
             latest = store.latest_calibration(s, table_id=self.id)
             if latest is not None and latest.data != given and self.calibration_made is not None:
-                stored = latest.created_at if latest.created_at.tzinfo else latest.created_at.replace(tzinfo=UTC)
+                stored = store.as_utc(latest.created_at)
                 if stored > self.calibration_made:
                     self.calibration = Calibration.from_json(latest.data)
                     self._log(f"table {self.id}: using the calibration stored {stored:%Y-%m-%d %H:%M} UTC "

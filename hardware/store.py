@@ -39,9 +39,14 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(when: datetime) -> datetime:
+    """`when` with its zone: SQLite hands datetimes back without one; they were written as UTC."""
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
 def iso(when: datetime) -> str:
-    """ISO 8601 with the zone. SQLite hands datetimes back without one; they were written as UTC."""
-    return (when if when.tzinfo else when.replace(tzinfo=UTC)).isoformat()
+    """ISO 8601 with the zone."""
+    return as_utc(when).isoformat()
 
 
 # ---- tables ---------------------------------------------------------------------------------------------

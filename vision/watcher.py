@@ -263,13 +263,12 @@ class RollWatcher:
         cal = self.calibration
         die_px = float(cal.die_size_px) if cal and cal.die_size_px else cfg.default_die_fraction * min(w, h)
         if cal is not None and cal.image_size != (w, h):
-            # A calibration for another resolution is rescaled rather than refused: same camera, other mode.
-            cw, ch = cal.image_size
-            die_px *= w / cw
+            # A calibration for another size of its shape is rescaled: same camera, other mode (another shape
+            # is refused: Calibration.check_frame).
+            die_px *= w / cal.image_size[0]
         mask = np.zeros((sh, sw), np.uint8)
         if cal is not None:
-            cw, ch = cal.image_size
-            pts = np.array([[x * w / cw * scale_x, y * h / ch * scale_y] for x, y in cal.play_polygon])
+            pts = np.array([[x * scale_x, y * scale_y] for x, y in cal.play_polygon_in((w, h))])
             cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 255)
             margin = round(cfg.margin_die_sizes * die_px * scale_x)
             if margin > 0:
