@@ -1,6 +1,7 @@
 """Bench: our dice reader vs the blob-and-cluster peer, same photos, same process, one core.
 
 Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S] [--streams N] [--looks] [--no-photos]
+       [--close-ups]
        [--sim-scale K] [--sim-tilt DEG] [--sim-dice white|red|black]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
@@ -71,6 +72,14 @@ records their colours). 2026-11-27, 40 seeds, R=1, against the commit before: ri
 ms, black 15.8 / 18.6 -> 7.5 / 11.2 ms (the peer 20.1 / 20.3 ms). docs/vision.md, "Coloured and dark dice on
 the board".
 
+--close-ups crops every photo around its first labelled die so that the die's box is a quarter, a third or half
+of the crop's width, scaled to 640 px wide (tests/vision/byler_data.py close_up; bicubic, so softer than a
+sharp close-up): the die read right, wrong, or not read, ours held out and any number of dice expected.
+2026-11-27, against the commit before (vision/closeup.py: a close-up read again at its dice's size): ours 177 /
+8 / 65 -> 204 / 3 / 43 at a quarter, 65 / 12 / 173 -> 187 / 6 / 57 at a third, 6 / 15 / 229 -> 187 / 3 / 60
+at half, median 27 / 93 / 84 ms; the peer 22 / 36 / 192, 10 / 51 / 189, 16 / 55 / 179 at 22-24 ms, the lean
+peer 46 / 80 / 124, 38 / 72 / 140, 33 / 71 / 146 at 2 ms. docs/vision.md, "Close-ups".
+
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
 DBSCAN at 40 px, pips counted per cluster; it has no notion of confidence, so all its values count as
@@ -100,6 +109,7 @@ from bench.peer_blobcluster import read_dice_lean, read_dice_peer
 from calibration.model import Calibration
 from tests.vision import byler_data as byler
 from vision.change import Box
+from vision.dicenet import DiceNet, fold_of
 from vision.reader import MIN_CONFIDENCE, read_dice
 from vision.reading import DiceReading, Verdict
 
@@ -114,6 +124,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per frame (the median is kept)")
     ap.add_argument("--looks", action="store_true",
                     help="also score ours on the photos as other cameras take them (tests/vision/camera_looks.py)")
+    ap.add_argument("--close-ups", action="store_true",
+                    help="also read every photo cropped as a close-up of its first die, ours (held out) and the peers")
     ap.add_argument("--sim-seeds", type=int, default=10,
                     help="simulated-camera throws per kind for the product-path timing (0: skip it)")
     ap.add_argument("--streams", type=int, default=0,
@@ -134,6 +146,8 @@ def main() -> int:
         photo_bench(args.limit, max(1, args.repeat))
     if args.looks:
         other_cameras(args.limit)
+    if args.close_ups:
+        close_ups(args.limit)
     if args.sim_seeds:
         product_path(args.sim_seeds, max(1, args.repeat), args.sim_scale, args.sim_tilt, args.sim_dice)
     if args.streams:
@@ -213,6 +227,34 @@ def other_cameras(limit: int) -> None:
               f"({c['white'].coverage:.2%} / {c['coloured'].coverage:.2%} / {c['dark'].coverage:.2%}), "
               f"{score.false_dice} values where no die is, {score.images_ok_wrong} wrong ok; "
               f"median {1000 * statistics.median(times):.1f} ms a photo")
+
+
+def close_ups(limit: int) -> None:
+    """Every photo cropped around its first labelled die so that the die's box is a quarter, a third or half of
+    the crop's width, scaled to 640 px wide (tests/vision/byler_data.py close_up; dice of ~160-320 px, as a
+    phone held over a die shows it): the die's value read right, read wrong or not read (with the confidence
+    ours trusts; the peers' values all count), and the median time; ours held out, any number of dice
+    expected."""
+    photos = list(byler.photos())
+    if limit:
+        photos = photos[:limit]
+    n = byler.count()
+    print(f"close-ups ({len(photos)} photos, each cropped around its first die; right / wrong / not read, median ms):")
+    for share in (0.25, 0.35, 0.5):
+        tally = {name: [0, 0, 0] for name in ("ours", *PEERS)}
+        times: dict[str, list[float]] = {name: [] for name in tally}
+        for p in photos:
+            c = byler.close_up(p, share)
+            fold = DiceNet.fold(fold_of(p.index, n))
+            for name in tally:
+                t0 = time.perf_counter()
+                r = read_dice(c.image, expect=None, net=fold) if name == "ours" else PEERS[name](c.image, None)
+                times[name].append(time.perf_counter() - t0)
+                value = byler.close_up_value(c, r, MIN_CONFIDENCE if name == "ours" else 0.0)
+                tally[name][0 if value == c.die.value else 2 if value is None else 1] += 1
+        print(f"  die {share:.2f} of the crop's width: " + "; ".join(
+            f"{name} {t[0]} / {t[1]} / {t[2]}, {1000 * statistics.median(times[name]):.1f} ms"
+            for name, t in tally.items()))
 
 
 def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0, dice: str = "white") -> None:

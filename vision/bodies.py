@@ -166,15 +166,15 @@ def _blobs(mask: U8) -> list[tuple[NDArray[np.int32], float, float]]:
     return res
 
 
-def measure_die_size(mask: U8, guess: float) -> float | None:
+def measure_die_size(mask: U8, guess: float, share: float = MAX_DIE_SHARE) -> float | None:
     """Typical side of a compact, convex blob: single dice outnumber clusters in any throw.
 
-    A blob wider than a quarter of the frame's short side is the table or a sheet, not a die: measured as
-    one, it once made every later kernel hundreds of pixels wide (a read took ten times as long) and
-    found no dice anyway.
+    A blob wider than `share` of the frame's short side (a quarter) is the table or a sheet, not a die:
+    measured as one, it once made every later kernel hundreds of pixels wide (a read took ten times as
+    long) and found no dice anyway. (A close-up's dice are measured with a larger share, vision/scale.py.)
     """
     sides = []
-    biggest = (MAX_DIE_SHARE * min(mask.shape[:2])) ** 2
+    biggest = (share * min(mask.shape[:2])) ** 2
     for c, a, sol in _blobs(mask):
         if a < (guess / 3.0) ** 2 or sol < 0.85 or a > biggest:
             continue
@@ -199,15 +199,15 @@ def far_from(measured: float, guess: float) -> bool:
     return not NEAR_GUESS[0] < measured / guess < NEAR_GUESS[1]
 
 
-def _measured(lab: U8, guess: float) -> tuple[float | None, U8, U8]:
+def _measured(lab: U8, guess: float, share: float = MAX_DIE_SHARE) -> tuple[float | None, U8, U8]:
     """The die size measured from the frame (None: no compact blob), and the masks it was measured on.
     A measure far from the guess is taken again on masks made at the measured size (the kernels scale
     with it)."""
     mask, level = _masks(lab, guess)
-    measured = measure_die_size(mask, guess)
+    measured = measure_die_size(mask, guess, share)
     if measured is not None and far_from(measured, guess):
         mask, level = _masks(lab, measured)
-        measured = measure_die_size(mask, measured) or measured
+        measured = measure_die_size(mask, measured, share) or measured
     return measured, mask, level
 
 
@@ -227,6 +227,20 @@ def rough_die_size(bgr: U8, shrink: float) -> float | None:
                                       interpolation=cv2.INTER_LINEAR), dtype=np.uint8)
     lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), dtype=np.uint8)
     measured, _, _ = _measured(lab, min(lab.shape[:2]) / 16.0)
+    return measured * w / lab.shape[1] if measured else None
+
+
+def close_up_die_size(bgr: U8, short: int, share: float) -> float | None:
+    """The die size in pixels of `bgr` taken as a close-up: its dice from MAX_DIE_SHARE up to `share` of its
+    short side, measured on a copy `short` pixels on its short side. The masks are made for a die of
+    MAX_DIE_SHARE, so a close-up die's pips (compact dark blobs a fifth of its side, which rough_die_size
+    would measure as dice) are filled into its face or too small to count."""
+    h, w = bgr.shape[:2]
+    f = short / min(h, w)
+    small = np.asarray(cv2.resize(bgr, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA),
+                       dtype=np.uint8)
+    lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), dtype=np.uint8)
+    measured, _, _ = _measured(lab, MAX_DIE_SHARE * min(lab.shape[:2]), share)
     return measured * w / lab.shape[1] if measured else None
 
 

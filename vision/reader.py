@@ -22,6 +22,7 @@ from vision.bodies import Body, segment
 from vision.camera import BoardCamera
 from vision.candidates import BARE_SPOTS, spot_clusters
 from vision.change import Box, cores, grow, inside
+from vision.closeup import reread
 from vision.colourpips import read_colour_face
 from vision.darkpips import NO_SPOTS, LightPass, light_pass
 from vision.dicenet import NO_DIE, DiceNet, NetRead
@@ -43,7 +44,14 @@ from vision.netcheck import (
 from vision.oblique import rectified
 from vision.pipshape import slant, white
 from vision.reading import DiceReading, Die, Verdict
-from vision.scale import die_and_scale, resized, resized_boxes, restored, uncalibrated_pip_d
+from vision.scale import (
+    READ_DIE,
+    die_and_scale,
+    resized,
+    resized_boxes,
+    restored,
+    uncalibrated_pip_d,
+)
 from vision.scene import neutral_gains
 
 U8 = NDArray[np.uint8]
@@ -288,11 +296,25 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
                                              rect.calibration.die_size_px, camera=rect.camera))
     die, scale = die_and_scale(frame, hint)
     if scale == 1.0:
-        return _read_frame(frame, calibration, expect, net, changed, die)
-    assert die is not None  # (a frame is read resized only for a die of known size)
-    work, fx, fy = resized(frame, scale)
-    boxes = None if changed is None else resized_boxes(changed, fx, fy, (work.shape[1], work.shape[0]))
-    return restored(_read_frame(work, calibration, expect, net, boxes, die * 0.5 * (fx + fy)), fx, fy)
+        reading = _read_frame(frame, calibration, expect, net, changed, die)
+    else:
+        assert die is not None  # (a frame is read resized only for a die of known size)
+        work, fx, fy = resized(frame, scale)
+        boxes = None if changed is None else resized_boxes(changed, fx, fy, (work.shape[1], work.shape[0]))
+        reading = restored(_read_frame(work, calibration, expect, net, boxes, die * 0.5 * (fx + fy)), fx, fy)
+    if calibration is None:
+        # Uncalibrated, a close-up's dice may be larger than anything the frame was read for (vision/closeup.py).
+        return reread(frame, reading, die, lambda size: _read_at(frame, size, expect, net))
+    return reading
+
+
+def _read_at(frame: U8, die: float, expect: int | None, net: DiceNet | None) -> DiceReading:
+    """`frame` read uncalibrated as holding dice of `die` pixels: shrunk so that they measure READ_DIE, the
+    die's size given to the body finder too (in a frame so small, its own measure would pass over dice that
+    large again)."""
+    work, fx, fy = resized(frame, READ_DIE / die)
+    size = die * 0.5 * (fx + fy)
+    return restored(_read_frame(work, None, expect, net, None, size, body_die=size), fx, fy)
 
 
 class ViewCamera(Protocol):
@@ -305,10 +327,11 @@ class ViewCamera(Protocol):
 
 def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,
                 changed: Sequence[Box] | None, measured: float | None = None,
-                camera: ViewCamera | None = None) -> DiceReading:
+                camera: ViewCamera | None = None, body_die: float | None = None) -> DiceReading:
     """`measured`: the die size in `frame`'s pixels that chose its scale (vision/scale.py: the calibrated one,
     else as measured in the frame), if any. `camera`: the view's camera where the calibration (of a frame
-    read rectified, vision/oblique.py) carries no homography to pose one from."""
+    read rectified, vision/oblique.py) carries no homography to pose one from. `body_die`: the die size the
+    body finder works at, uncalibrated, where it is known (a close-up); else it measures the frame."""
     h, w = frame.shape[:2]
     hint = calibrated_die_size(calibration, (w, h))
     # Uncalibrated, the pip passes' scale comes from the frame's size, as the reader was developed, unless
@@ -387,7 +410,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     if not _count_met(hint, expect, parts):
         for p in parts:
             off = p.win.offset
-            seg = segment(p.bgr, hint, expect)
+            seg = segment(p.bgr, hint or body_die, expect)
             unit = unit or seg.die_size
             outline_size = seg.die_size
             bodies = tuple(b for b in seg.bodies if p.win.holds(b.center))

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.bodies import far_from, rough_die_size
+from vision.bodies import close_up_die_size, far_from, rough_die_size
 from vision.change import Box
 from vision.darkpips import PIP_D_PER_G, frame_pip_d, light_pass
 from vision.lightface import SIDE_PER_G
@@ -63,6 +63,18 @@ MAX_ENLARGE = 2.0
 # side is at least the development photos' smallest (a photo's median face: 1st percentile 19.3 px) say the
 # dice are not small, and the frame is read as taken; no face read leaves the measure standing.
 FACE_BELOW = 19.0
+
+
+# Close-ups (a phone held over a die or two): dice from MAX_DIE_SHARE up to this share of the frame's short
+# side, measured on a copy CLOSE_UP_AT pixels on its short side, where a die of MAX_DIE_SHARE measures 32 px.
+CLOSE_UP_SHARE = 0.7
+CLOSE_UP_AT = 128
+
+
+def close_up_die(frame: U8) -> float | None:
+    """The die size of `frame` in pixels taken as a close-up (vision/bodies.py close_up_die_size); None: no
+    die-like blob of that size."""
+    return close_up_die_size(frame, CLOSE_UP_AT, CLOSE_UP_SHARE)
 
 
 def frame_die(frame: U8, die: float | None) -> float | None:

@@ -121,6 +121,45 @@ def photos(corrected: bool = True) -> Iterator[Photo]:
         yield Photo(index, jpg.name, img, tuple(dice))
 
 
+@dataclass(frozen=True)
+class CloseUp:
+    """A photo cropped around one labelled die as a close-up would show it."""
+
+    image: NDArray[np.uint8]
+    die: LabelledDie
+    origin: tuple[int, int]  # the crop's top-left corner in the photo
+    scale: float  # image pixels per photo pixel
+
+
+def close_up(photo: Photo, share: float, width: int = 640) -> CloseUp:
+    """`photo` cropped around its first labelled die so that the die's box is `share` of the crop's width
+    (less where the photo's edge cuts the crop), scaled bicubically to `width` pixels wide."""
+    d = photo.dice[0]
+    x0, y0, x1, y1 = d.box
+    h, w = photo.image.shape[:2]
+    half = max(x1 - x0, y1 - y0) / share / 2
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    ox, oy = int(max(0, cx - half)), int(max(0, cy - half))
+    crop = photo.image[oy:int(min(h, cy + half)), ox:int(min(w, cx + half))]
+    k = width / crop.shape[1]
+    img = np.asarray(cv2.resize(crop, (width, round(crop.shape[0] * k)), interpolation=cv2.INTER_CUBIC),
+                     dtype=np.uint8)
+    return CloseUp(img, d, (ox, oy), k)
+
+
+def close_up_value(c: CloseUp, reading: DiceReading, min_conf: float) -> int | None:
+    """The value `reading` (of `c.image`) gives the close-up's die: the first die read with `min_conf` or more
+    whose centre lies in the middle of the die's labelled box (None: none)."""
+    x0, y0, x1, y1 = c.die.box
+    s = max(x1 - x0, y1 - y0)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    for d in reading.dice:
+        x, y = d.center[0] / c.scale + c.origin[0], d.center[1] / c.scale + c.origin[1]
+        if d.value is not None and d.confidence >= min_conf and abs(x - cx) < s / 2 and abs(y - cy) < s / 2:
+            return d.value
+    return None
+
+
 @dataclass
 class Tally:
     labelled: int = 0

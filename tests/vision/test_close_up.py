@@ -1,0 +1,100 @@
+"""Close-ups (vision/closeup.py): dice over about a fifth of the frame's short side, which the usual
+measure passes over (a blob over a quarter of the short side is taken for the table or a sheet, and the
+pips are measured instead) and the pips-first pass, at the frame's own pip scale, cannot read."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision import byler_data as byler
+from tests.vision.render import DieSpec, render
+from vision import Verdict, read_dice
+from vision.dicenet import DiceNet, fold_of
+from vision.reader import MIN_CONFIDENCE
+from vision.scale import close_up_die
+
+RED = ((40, 40, 200), (245, 245, 245))
+WHITE = ((235, 238, 240), (25, 25, 25))
+BLACK = ((30, 30, 30), (240, 240, 240))
+
+
+def _pair(a: int, b: int, size: float, look: tuple[tuple[int, int, int], tuple[int, int, int]], apart: float,
+          seed: int) -> np.ndarray:
+    body, pip = look
+    return render([DieSpec(a, (320 - apart * size, 240 - 0.2 * size), size=size, angle=10 + 9 * seed, body=body,
+                           pip=pip),
+                   DieSpec(b, (320 + apart * size, 240 + 0.2 * size), size=size, angle=41 + 5 * seed, body=body,
+                           pip=pip)], seed=seed)
+
+
+def test_close_up_dice_are_read_and_placed_on_the_dice() -> None:
+    # Two dice of 110-220 px in a 640x480 frame (0.23-0.46 of its short side), white, red and black, three
+    # throws each: before, 3 of these 27 were read ("no dice found", or a die unread); measured 2026-11-27:
+    # 26 (a black 1 at 220 px refused: "the pips read 4, the net 1"). Never a wrong `ok`.
+    ok = 0
+    for size in (110.0, 160.0, 220.0):
+        for look in (WHITE, RED, BLACK):
+            for seed, (a, b) in enumerate([(3, 5), (6, 2), (4, 1)]):
+                r = read_dice(_pair(a, b, size, look, 0.8, seed))
+                if r.verdict is not Verdict.OK:
+                    continue
+                assert sorted(r.values) == sorted([a, b]), (size, look, seed)
+                ok += 1
+                dice = sorted(r.dice, key=lambda d: d.center[0])
+                for d, x in zip(dice, (320 - 0.8 * size, 320 + 0.8 * size), strict=True):
+                    assert abs(d.center[0] - x) < 0.2 * size  # in the frame's own pixels
+                    if d.value != 1:  # (a lone pip's face is sized from the pip, larger: reader.py _light_die)
+                        assert 0.6 * size < d.size < 1.4 * size
+    assert ok >= 25, f"{ok} of 27 close-up throws read"
+
+
+@pytest.mark.parametrize("size", [60.0, 80.0, 110.0])
+def test_touching_large_dice_are_read_at_a_larger_die_size(size: float) -> None:
+    # Touching, the two dice make one blob, no die's shape: nothing measures them, and read at the frame's
+    # pip scale they gave "no dice found". Read at each size of CLOSE_UP_LADDER, the one that reads the
+    # throw whole wins.
+    frame = _pair(6, 4, size, WHITE, 0.62, 1)
+    assert close_up_die(frame) is None  # (the measure cannot see them: the ladder reads them)
+    r = read_dice(frame)
+    assert r.verdict is Verdict.OK, r.reason
+    assert sorted(r.values) == [4, 6]
+
+
+def test_a_close_up_die_is_measured_and_an_empty_table_is_not() -> None:
+    die = close_up_die(_pair(5, 2, 190.0, WHITE, 0.8, 0))
+    assert die is not None and 0.75 * 190.0 < die < 1.25 * 190.0
+    empty = render([], seed=4)
+    assert close_up_die(empty) is None
+    r = read_dice(empty)
+    assert r.verdict is Verdict.UNREADABLE and r.reason == "no dice found"
+
+
+def test_real_ones_are_not_taken_for_pips_of_a_larger_die() -> None:
+    # Only 1s read: the close-up is tried, and must explain every 1 as a pip of a far larger die to win.
+    frame = render([DieSpec(1, (200, 200), size=40.0), DieSpec(1, (420, 300), size=40.0, angle=30)], seed=2)
+    r = read_dice(frame)
+    assert r.verdict is Verdict.OK and r.values == (1, 1)
+    assert [tuple(round(c / 10) for c in d.center) for d in r.dice] == [(20, 20), (42, 30)]
+
+
+@pytest.mark.photos
+@pytest.mark.slow
+@pytest.mark.skipif(not byler.available(), reason=byler.SKIP_REASON)
+def test_real_dice_cropped_as_close_ups_are_read() -> None:
+    # Every fifth Byler photo cropped around its first die so that its labelled box is half the crop's width,
+    # scaled to 640 px wide (dice of ~320 px), read held out (the dice-net fold model that never saw the
+    # photo). Measured 2026-11-27: 35 of 50 read right, 1 wrong (before: 2 right, 4 wrong); floors a little
+    # under that.
+    # bench/vision.py --close-ups reads every photo so, at three sizes.
+    right = wrong = 0
+    photos = list(byler.photos())[::5]
+    n = byler.count()
+    for p in photos:
+        c = byler.close_up(p, 0.5)
+        r = read_dice(c.image, expect=None, net=DiceNet.fold(fold_of(p.index, n)))
+        value = byler.close_up_value(c, r, MIN_CONFIDENCE)
+        right += value == c.die.value
+        wrong += value is not None and value != c.die.value
+    assert wrong <= 2, f"{wrong} close-up crops read wrong"
+    assert right >= 32, f"{right} of {len(photos)} close-up crops read right"

@@ -1,0 +1,106 @@
+"""Close-ups: a frame whose dice are larger than anything it was read for, read again at their size.
+
+A phone held over a die or two shows dice of a fifth of the frame's short side or more. The usual measure
+(vision/scale.py) passes over blobs wider than a quarter of the short side (the table, a sheet) and measures
+what is left: the dice's pips, compact round blobs. Read at that size, or at the pips' guess from the frame's
+size, such a frame gives "no dice found", a pip read as a 1, or a partial read (a coloured 3 of 110 px read as
+a 2). Where an uncalibrated read shows that (nothing read but 1s, or no die measured and the throw not read
+whole), the frame is read again as a close-up (`reread`), and that read wins only where it is the better one
+and overrules no refusal.
+
+Pure: values in, values out; the reading at a die size is the reader's (vision/reader.py `_read_at`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.bodies import far_from
+from vision.reading import DiceReading, Die, Verdict
+from vision.scale import CLOSE_UP_SHARE, READ_DIE, SHRINK_ABOVE, close_up_die
+
+U8 = NDArray[np.uint8]
+ReadAt = Callable[[float], DiceReading]  # the frame read as holding dice of this many pixels
+
+# Die sizes (in working dice, READ_DIE) a frame is read at where no close-up die stands out (touching dice
+# make one blob, no die's shape): apart by more than a measure's tolerance (bodies.NEAR_GUESS), from the
+# largest the usual read takes (SHRINK_ABOVE) to CLOSE_UP_SHARE of the frame's short side.
+LADDER = (1.6, 2.5, 4.0, 6.4)
+
+
+def reread(frame: U8, reading: DiceReading, die: float | None, read_at: ReadAt) -> DiceReading:
+    """`reading` (of `frame`, uncalibrated, the die measured `die` pixels or None), or the frame's read as a
+    close-up where that is the better one. Read again where nothing was read but 1s (a light pip on a
+    coloured die reads as a 1), or where no die was measured and the throw was not read whole. The close-up's
+    read wins only where
+    - it accounts for every die the usual read gave a value: as a part of a die it read far larger (a pip
+      read as a 1), or as the same value read again there;
+    - it overrules no refusal: where the usual read left a die unread (cocked, stacked, blurred), it reads no
+      value but on a die far larger, of which that one was a part (the simulated camera 10 degrees off
+      vertical: a cocked throw, read again at 1.6 working dice, where the refusals measure less, was `ok`
+      as 3 and 1);
+    - and it shows the usual read wrong (a die was a part of a larger one) or short (it reads more dice)."""
+    values = [d.value for d in reading.dice if d.value is not None]
+    if all(v == 1 for v in values) or (die is None and reading.verdict is not Verdict.OK):
+        close = close_up(frame, die, read_at)
+        if close is None:
+            return reading
+        parts = [_part_of(d, close) for d in reading.dice]
+        accounted = all(p or _read_again(d, close) for d, p in zip(reading.dice, parts, strict=True)
+                        if d.value is not None)
+        overrules = any(_overruled(d, close) for d in reading.dice if d.value is None)
+        more = sum(d.value is not None for d in close.dice) > len(values)
+        if accounted and not overrules and (any(parts) or more):
+            return close
+    return reading
+
+
+def close_up(frame: U8, die: float | None, read_at: ReadAt) -> DiceReading | None:
+    """The frame read as a close-up. First at the die measured as a close-up's (vision/scale.py
+    close_up_die), taken where it reads a value; else at each size of LADDER in turn, taken only where it
+    reads the throw whole (`ok`). Sizes near `die` (already read at) are not read again. None where neither
+    reads."""
+    h, w = frame.shape[:2]
+    tried = [die] if die else []
+    big = close_up_die(frame)
+    if big is not None and big > SHRINK_ABOVE and all(far_from(big, t) for t in tried):
+        reading = read_at(big)
+        if any(d.value is not None for d in reading.dice):
+            return reading
+        tried.append(big)
+    for k in LADDER:
+        size = k * READ_DIE
+        if size > CLOSE_UP_SHARE * min(w, h):
+            break
+        if all(far_from(size, t) for t in tried):
+            reading = read_at(size)
+            if reading.verdict is Verdict.OK:
+                return reading
+    return None
+
+
+def _part_of(die: Die, reading: DiceReading) -> bool:
+    """Whether `die` lies on a die `reading` read (within its half-diagonal of its centre), far larger than it
+    (bodies.far_from) and not a 1: a pip or a piece of that die, not a die of its own."""
+    return any(d.value not in (None, 1) and d.size > die.size and far_from(d.size, die.size)
+               and np.hypot(die.center[0] - d.center[0], die.center[1] - d.center[1]) < 0.7 * d.size
+               for d in reading.dice)
+
+
+def _read_again(die: Die, reading: DiceReading) -> bool:
+    """Whether `reading` reads `die`'s value where it lies (within half a side of either's centre): the same
+    die read again (sizes aside: a lone pip's face is sized from the pip)."""
+    return any(
+        d.value == die.value and np.hypot(die.center[0] - d.center[0], die.center[1] - d.center[1])
+        < 0.5 * max(d.size, die.size) for d in reading.dice)
+
+
+def _overruled(die: Die, reading: DiceReading) -> bool:
+    """Whether `reading` gives a value to a die where `die` (left unread) lies: a 1 (sized from its pip, so
+    never taken for a far larger die), or another value on a die not far larger than it."""
+    return any(d.value is not None and (d.value == 1 or not (d.size > die.size and far_from(d.size, die.size)))
+               and np.hypot(die.center[0] - d.center[0], die.center[1] - d.center[1]) < 0.5 * max(d.size, die.size)
+               for d in reading.dice)
