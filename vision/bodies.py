@@ -231,10 +231,10 @@ def rough_die_size(bgr: U8, shrink: float) -> float | None:
 
 
 def close_up_die_size(bgr: U8, short: int, share: float) -> float | None:
-    """The die size in pixels of `bgr` taken as a close-up: its dice from MAX_DIE_SHARE up to `share` of its
-    short side, measured on a copy `short` pixels on its short side. The masks are made for a die of
-    MAX_DIE_SHARE, so a close-up die's pips (compact dark blobs a fifth of its side, which rough_die_size
-    would measure as dice) are filled into its face or too small to count."""
+    """The die size in pixels of `bgr` taken as a close-up: its dice up to `share` of its short side, measured
+    on a copy `short` pixels on its short side. The masks are made for a die of MAX_DIE_SHARE of it (blobs a
+    third of that and larger count), so a close-up die's pips (compact dark blobs a fifth of its side, which
+    rough_die_size measures as dice) are filled into its face or too small to count."""
     h, w = bgr.shape[:2]
     f = short / min(h, w)
     small = np.asarray(cv2.resize(bgr, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA),

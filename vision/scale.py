@@ -65,8 +65,9 @@ MAX_ENLARGE = 2.0
 FACE_BELOW = 19.0
 
 
-# Close-ups (a phone held over a die or two): dice from MAX_DIE_SHARE up to this share of the frame's short
-# side, measured on a copy CLOSE_UP_AT pixels on its short side, where a die of MAX_DIE_SHARE measures 32 px.
+# Close-ups (a phone held over a die or two, vision/closeup.py): dice up to this share of the frame's short
+# side, which rough_die_size passes over beyond bodies.MAX_DIE_SHARE, measured on a copy CLOSE_UP_AT pixels
+# on its short side (a die of MAX_DIE_SHARE measures 32 px there).
 CLOSE_UP_SHARE = 0.7
 CLOSE_UP_AT = 128
 
