@@ -40,8 +40,8 @@ def reread(frame: U8, reading: DiceReading, die: float | None, read_at: ReadAt) 
       read as a 1), or as the same value read again there;
     - it overrules no refusal: where the usual read left a die unread (cocked, stacked, blurred), it reads no
       value but on a die far larger, of which that one was a part (the simulated camera 10 degrees off
-      vertical: a cocked throw, read again at 1.6 working dice, where the refusals measure less, was `ok`
-      as 3 and 1);
+      vertical: a cocked throw, read again at a close-up measure of 120 px where its dice are 31 px, was `ok`
+      as 3 and 1, the leaning die read as a 1);
     - and it shows the usual read wrong (a die was a part of a larger one) or short (it reads more dice)."""
     values = [d.value for d in reading.dice if d.value is not None]
     if all(v == 1 for v in values) or (die is None and reading.verdict is not Verdict.OK):

@@ -279,7 +279,9 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
 
     Dice larger than the reader's working size are read on the frame shrunk to it (vision/scale.py): a
     phone's photo reads as fast and as well as a camera's frame; dice smaller than the development photos'
-    are read on the frame enlarged. Dice and boxes stay in `frame`'s pixels."""
+    are read on the frame enlarged. Dice and boxes stay in `frame`'s pixels. Uncalibrated, a close-up (dice
+    of a fifth of the frame's short side or more) is read again at its dice's size where the usual read shows
+    one (vision/closeup.py)."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
     h, w = frame.shape[:2]
