@@ -8,7 +8,7 @@ a 2). Where an uncalibrated read shows that (nothing read but 1s, or no die meas
 whole), the frame is read again as a close-up (`reread`), and that read wins only where it is the better one
 and overrules no refusal.
 
-Pure: values in, values out; the reading at a die size is the reader's (vision/reader.py `_read_at`).
+Pure: values in, values out; the reading at a die size is the reader's (vision/reader.py `_read_resized`).
 """
 
 from __future__ import annotations
@@ -85,22 +85,28 @@ def close_up(frame: U8, die: float | None, read_at: ReadAt) -> DiceReading | Non
 def _part_of(die: Die, reading: DiceReading) -> bool:
     """Whether `die` lies on a die `reading` read (within its half-diagonal of its centre), far larger than it
     (bodies.far_from) and not a 1: a pip or a piece of that die, not a die of its own."""
-    return any(d.value not in (None, 1) and d.size > die.size and far_from(d.size, die.size)
-               and np.hypot(die.center[0] - d.center[0], die.center[1] - d.center[1]) < 0.7 * d.size
+    return any(d.value not in (None, 1) and _far_larger(d, die) and _apart(die, d) < 0.7 * d.size
                for d in reading.dice)
 
 
 def _read_again(die: Die, reading: DiceReading) -> bool:
     """Whether `reading` reads `die`'s value where it lies (within half a side of either's centre): the same
     die read again (sizes aside: a lone pip's face is sized from the pip)."""
-    return any(
-        d.value == die.value and np.hypot(die.center[0] - d.center[0], die.center[1] - d.center[1])
-        < 0.5 * max(d.size, die.size) for d in reading.dice)
+    return any(d.value == die.value and _apart(die, d) < 0.5 * max(d.size, die.size) for d in reading.dice)
 
 
 def _overruled(die: Die, reading: DiceReading) -> bool:
     """Whether `reading` gives a value to a die where `die` (left unread) lies: a 1 (sized from its pip, so
     never taken for a far larger die), or another value on a die not far larger than it."""
-    return any(d.value is not None and (d.value == 1 or not (d.size > die.size and far_from(d.size, die.size)))
-               and np.hypot(die.center[0] - d.center[0], die.center[1] - d.center[1]) < 0.5 * max(d.size, die.size)
-               for d in reading.dice)
+    return any(d.value is not None and (d.value == 1 or not _far_larger(d, die))
+               and _apart(die, d) < 0.5 * max(d.size, die.size) for d in reading.dice)
+
+
+def _far_larger(a: Die, b: Die) -> bool:
+    """Whether die `a` is far larger than die `b` (bodies.far_from)."""
+    return a.size > b.size and far_from(a.size, b.size)
+
+
+def _apart(a: Die, b: Die) -> float:
+    """The distance between two dice's centres, pixels."""
+    return float(np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]))

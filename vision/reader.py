@@ -301,22 +301,25 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         reading = _read_frame(frame, calibration, expect, net, changed, die)
     else:
         assert die is not None  # (a frame is read resized only for a die of known size)
-        work, fx, fy = resized(frame, scale)
-        boxes = None if changed is None else resized_boxes(changed, fx, fy, (work.shape[1], work.shape[0]))
-        reading = restored(_read_frame(work, calibration, expect, net, boxes, die * 0.5 * (fx + fy)), fx, fy)
+        reading = _read_resized(frame, scale, die, calibration, expect, net, changed)
     if calibration is None:
-        # Uncalibrated, a close-up's dice may be larger than anything the frame was read for (vision/closeup.py).
-        return reread(frame, reading, die, lambda size: _read_at(frame, size, expect, net))
+        # Uncalibrated, a close-up's dice may be larger than anything the frame was read for (vision/closeup.py):
+        # read as holding dice of `size` px, shrunk so that they measure READ_DIE, the body finder told so too
+        # (in a frame so small, its own measure would pass over dice that large again).
+        return reread(frame, reading, die, lambda size: _read_resized(frame, READ_DIE / size, size, None, expect,
+                                                                      net, None, body_die=True))
     return reading
 
 
-def _read_at(frame: U8, die: float, expect: int | None, net: DiceNet | None) -> DiceReading:
-    """`frame` read uncalibrated as holding dice of `die` pixels: shrunk so that they measure READ_DIE, the
-    die's size given to the body finder too (in a frame so small, its own measure would pass over dice that
-    large again)."""
-    work, fx, fy = resized(frame, READ_DIE / die)
+def _read_resized(frame: U8, scale: float, die: float, calibration: Calibration | None, expect: int | None,
+                  net: DiceNet | None, changed: Sequence[Box] | None, *, body_die: bool = False) -> DiceReading:
+    """`frame` read resized by `scale`, its dice measuring `die` px as taken (`body_die`: that size given to
+    the body finder too), the dice and boxes in `frame`'s pixels."""
+    work, fx, fy = resized(frame, scale)
+    boxes = None if changed is None else resized_boxes(changed, fx, fy, (work.shape[1], work.shape[0]))
     size = die * 0.5 * (fx + fy)
-    return restored(_read_frame(work, None, expect, net, None, size, body_die=size), fx, fy)
+    return restored(_read_frame(work, calibration, expect, net, boxes, size, body_die=size if body_die else None),
+                    fx, fy)
 
 
 class ViewCamera(Protocol):
