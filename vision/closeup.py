@@ -103,8 +103,9 @@ def _overruled(die: Die, reading: DiceReading) -> bool:
 
 
 def _far_larger(a: Die, b: Die) -> bool:
-    """Whether die `a` is far larger than die `b` (bodies.far_from)."""
-    return a.size > b.size and far_from(a.size, b.size)
+    """Whether die `a` is far larger than die `b` (bodies.far_from); never where `b` has no size (a die placed
+    by the net or a group of spots, size 0: how large it is is not known, so it is taken as not far smaller)."""
+    return b.size > 0 and a.size > b.size and far_from(a.size, b.size)
 
 
 def _apart(a: Die, b: Die) -> float:

@@ -4,14 +4,18 @@ pips are measured instead) and the pips-first pass, at the frame's own pip scale
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
+from hardware.simcam import SimulatedCamera
 from tests.vision import byler_data as byler
 from tests.vision.render import DieSpec, render
-from vision import Verdict, read_dice
+from vision import Verdict, closeup, read_dice
 from vision.dicenet import DiceNet, fold_of
 from vision.reader import MIN_CONFIDENCE
+from vision.reading import Die
 from vision.scale import close_up_die
 
 RED = ((40, 40, 200), (245, 245, 245))
@@ -76,6 +80,19 @@ def test_real_ones_are_not_taken_for_pips_of_a_larger_die() -> None:
     r = read_dice(frame)
     assert r.verdict is Verdict.OK and r.values == (1, 1)
     assert [tuple(round(c / 10) for c in d.center) for d in r.dice] == [(20, 20), (42, 30)]
+
+
+def test_a_die_of_unknown_size_does_not_stop_the_read() -> None:
+    # The simulated camera 30 degrees off vertical, a stacked throw read uncalibrated: the usual read places a
+    # die by its spots alone (size 0), and the close-up's test of whether a die is far larger than it divided
+    # by that size (ZeroDivisionError, the whole read lost). A die of unknown size is never far smaller.
+    cam = SimulatedCamera(seed=20, script=["stacked"], hands=False, tilt_deg=30.0)
+    frame = list(cam)[-1].image
+    r = read_dice(frame, expect=2)
+    assert r.verdict is Verdict.UNREADABLE
+    sized, unsized = Die(5, (100.0, 100.0), 0.9, size=120.0), Die(None, (100.0, 100.0), 0.0, size=0.0)
+    assert not closeup._far_larger(sized, unsized)
+    assert closeup._far_larger(sized, replace(unsized, size=40.0))
 
 
 @pytest.mark.photos
