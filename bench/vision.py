@@ -211,7 +211,7 @@ def other_cameras(limit: int) -> None:
     from tests.vision import camera_looks
 
     print("the photos as other cameras would take them (ours, held out; white / coloured / dark coverage):")
-    for look in camera_looks.LOOKS:
+    for look in camera_looks.ALL:
         score = byler.Score()
         held_out = byler.held_out(read_dice)
         times = []
@@ -223,7 +223,8 @@ def other_cameras(limit: int) -> None:
             times.append(time.perf_counter() - t0)
             byler.score_photo(p, r, MIN_CONFIDENCE, score)
         o, c = score.overall, score.by_colour
-        print(f"  {look}: {o.accuracy:.2%} of {o.accepted} accepted right, coverage {o.coverage:.2%} "
+        print(f"  {look} ({score.images} photos): {o.accuracy:.2%} of {o.accepted} accepted right, "
+              f"coverage {o.coverage:.2%} "
               f"({c['white'].coverage:.2%} / {c['coloured'].coverage:.2%} / {c['dark'].coverage:.2%}), "
               f"{score.false_dice} values where no die is, {score.images_ok_wrong} wrong ok; "
               f"median {1000 * statistics.median(times):.1f} ms a photo")

@@ -772,6 +772,14 @@ class SimulatedCamera:
             bank.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
         return bank
 
+    def still(self, dice: Sequence[DiePose]) -> U8:
+        """One frame of `dice` posed by hand (no throw, no hand in view): a table set up for a test or bench."""
+        return self.render(_Scene(list(dice)))
+
+    def posed_die(self, center: Sequence[float], rot: F64) -> DiePose:
+        """A die of this camera's size and colours centred at `center` (mm), turned by `rot` (die -> world)."""
+        return self._die(center, rot)
+
     def render(self, scene: _Scene) -> U8:
         img = self._background.copy()
         dice = sorted(scene.dice, key=lambda p: -float(np.linalg.norm(np.array(p.center) - self._cam_pos)))

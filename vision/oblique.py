@@ -81,7 +81,7 @@ class Rectified:
         w, h = self.size
         out: list[Box] = []
         for x0, y0, x1, y1 in boxes:
-            pts = _apply(self.to_work, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64))
+            pts = mapped(self.to_work, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64))
             bx0, by0 = max(0, int(np.floor(pts[:, 0].min()))), max(0, int(np.floor(pts[:, 1].min())))
             bx1, by1 = min(w, int(np.ceil(pts[:, 0].max()))), min(h, int(np.ceil(pts[:, 1].max())))
             if bx1 > bx0 and by1 > by0:
@@ -90,35 +90,26 @@ class Rectified:
 
     def restored(self, reading: DiceReading) -> DiceReading:
         """A reading of the work frame in the frame's own pixels."""
-        back = self.camera.back
-
-        def one(d: Die) -> Die:
-            (cx, cy), = _apply(back, np.array([d.center], np.float64))
-            corners = tuple((float(x), float(y)) for x, y in _apply(back, np.array(d.corners, np.float64))) \
-                if d.corners else ()
-            return replace(d, center=(float(cx), float(cy)), size=d.size * _linear_scale(back, d.center),
-                           corners=corners)
-
-        return replace(reading, dice=tuple(one(d) for d in reading.dice))
+        return mapped_back(reading, self.camera.back)
 
 
 class WarpedCamera:
     """The board camera's `down` and `level` asked about points of the work frame."""
 
     def __init__(self, cam: BoardCamera, to_work: F64) -> None:
-        self.cam, self.to_work, self.back = cam, to_work, _inverse(to_work)
+        self.cam, self.to_work, self.back = cam, to_work, inverse(to_work)
 
     def down(self, xy: tuple[float, float]) -> tuple[float, float]:
         """Work-frame vector from a flat die's top-face centre at `xy` to its bottom-face centre."""
-        (tx, ty), = _apply(self.back, np.array([xy], np.float64))
+        (tx, ty), = mapped(self.back, np.array([xy], np.float64))
         dx, dy = self.cam.down((float(tx), float(ty)))
-        (bx, by), = _apply(self.to_work, np.array([(tx + dx, ty + dy)], np.float64))
+        (bx, by), = mapped(self.to_work, np.array([(tx + dx, ty + dy)], np.float64))
         return float(bx - xy[0]), float(by - xy[1])
 
     def level(self, xy: tuple[float, float]) -> F64:
         """The 2x2 map from work-frame offsets on a flat die's top face at `xy` to the face seen from above
         (determinant 1): the frame's own map after the work frame's back to the frame."""
-        (tx, ty), = _apply(self.back, np.array([xy], np.float64))
+        (tx, ty), = mapped(self.back, np.array([xy], np.float64))
         m = np.asarray(self.cam.level((float(tx), float(ty))) @ _jacobian(self.back, xy), np.float64)
         det = float(np.linalg.det(m))
         return np.asarray(m * (math.copysign(1.0, det) / math.sqrt(abs(det))), np.float64)
@@ -165,18 +156,18 @@ def _rectified(cam: BoardCamera, frame_wh: tuple[int, int], board: Poly, tray: P
     x1, y1 = (float(v) for v in hi + margin)
     # Only as far as the frame sees (the part of the plane behind the camera's view is not in the frame).
     frame_corners = np.array([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)], np.float64)
-    seen = _apply(_inverse(board_to_img), frame_corners)
+    seen = mapped(inverse(board_to_img), frame_corners)
     if np.all(np.isfinite(seen)):
         x0, y0 = max(x0, float(seen[:, 0].min())), max(y0, float(seen[:, 1].min()))
         x1, y1 = min(x1, float(seen[:, 0].max())), min(y1, float(seen[:, 1].max()))
     # Work pixels per board unit: a die READ_DIE across, within MAX_SIDE.
     scale = min(READ_DIE / d, MAX_SIDE / max(x1 - x0, y1 - y0, 1e-9))
     to_board = np.array([[1 / scale, 0.0, x0], [0.0, 1 / scale, y0], [0.0, 0.0, 1.0]])
-    to_work = _inverse(board_to_img @ to_board)
+    to_work = inverse(board_to_img @ to_board)
     size = (max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale)))
 
     def in_work(poly: Poly) -> Poly:
-        return tuple((float(x), float(y)) for x, y in _apply(to_work, np.array(poly, np.float64)))
+        return tuple((float(x), float(y)) for x, y in mapped(to_work, np.array(poly, np.float64)))
 
     work_cal = Calibration(image_size=size, board_polygon=in_work(board),
                            tray_polygon=in_work(tray) if tray else None, homography=None,
@@ -184,11 +175,24 @@ def _rectified(cam: BoardCamera, frame_wh: tuple[int, int], board: Poly, tray: P
     return Rectified(to_work, size, work_cal, WarpedCamera(cam, to_work))
 
 
-def _inverse(m: F64) -> F64:
+def mapped_back(reading: DiceReading, back: F64) -> DiceReading:
+    """A reading of a work frame in the frame's own pixels, `back` the homography from the work frame's pixels
+    to the frame's (a die's size as the frame shows its area)."""
+    def one(d: Die) -> Die:
+        (cx, cy), = mapped(back, np.array([d.center], np.float64))
+        corners = tuple((float(x), float(y)) for x, y in mapped(back, np.array(d.corners, np.float64))) \
+            if d.corners else ()
+        return replace(d, center=(float(cx), float(cy)), size=d.size * linear_scale(back, d.center),
+                       corners=corners)
+
+    return replace(reading, dice=tuple(one(d) for d in reading.dice))
+
+
+def inverse(m: F64) -> F64:
     return np.asarray(np.linalg.inv(m), np.float64)
 
 
-def _apply(m: F64, pts: F64) -> F64:
+def mapped(m: F64, pts: F64) -> F64:
     """Points (N, 2) mapped by the homography `m`."""
     return np.asarray(cv2.perspectiveTransform(pts.reshape(-1, 1, 2), m), np.float64).reshape(-1, 2)
 
@@ -203,5 +207,5 @@ def _jacobian(m: F64, xy: tuple[float, float]) -> F64:
                      [(m[1, 0] - v * m[2, 0]) / q, (m[1, 1] - v * m[2, 1]) / q]], np.float64)
 
 
-def _linear_scale(m: F64, xy: tuple[float, float]) -> float:
+def linear_scale(m: F64, xy: tuple[float, float]) -> float:
     return math.sqrt(abs(float(np.linalg.det(_jacobian(m, xy)))))

@@ -20,6 +20,8 @@ Pure: a BGR frame and the face's geometry in, numbers and a reason out.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -66,13 +68,43 @@ def slant(bgr: U8, centre: tuple[float, float], side: float, theta: float, value
 def pip_shape(bgr: U8, centre: tuple[float, float], side: float, theta: float) -> tuple[float, int, float]:
     """(how squashed the pips are, pips measured, the face's median grey) on the face of side `side` pixels
     at `centre`, its grid turned `theta` radians. The squash is minor / major axis of the pips' mean shape or
-    of the roundest pip, whichever is rounder; 1.0 where no pip stands clear of the face.
+    of the roundest pip, whichever is rounder; 1.0 where no pip stands clear of the face. The perspective's
+    own squash is not undone: the reader measures pips only where it does not know the camera
+    (vision/reader.py)."""
+    m = pip_moments(bgr, centre, side, theta)
+    if not m.count:
+        return 1.0, 0, m.body
+    # A slant squashes every pip, the same way: the mean shape and the roundest pip must both be squashed
+    # (an ink blot or a chip among round pips is squashed alone, pips squashed different ways average round).
+    return max(squash_of(m.shape), m.roundest), m.count, m.body
+
+
+@dataclass(frozen=True)
+class PipMoments:
+    """The pips found on a face: their mean shape (each pip's second moments scaled to unit determinant, in
+    the patch's axes: the frame's, turned by the `theta` asked for), how many, the roundest one's minor /
+    major axis, and the face's median grey."""
+
+    shape: F64
+    count: int
+    roundest: float
+    body: float
+
+
+def squash_of(shape: F64) -> float:
+    """Minor / major axis of a pip shape (a 2x2 second-moment matrix)."""
+    low, high = np.linalg.eigvalsh(shape)
+    return float(np.sqrt(max(low, 0.0) / high)) if high > 0 else 1.0
+
+
+def pip_moments(bgr: U8, centre: tuple[float, float], side: float, theta: float, light: bool = False) -> PipMoments:
+    """The pips on the face of side `side` pixels at `centre`, its grid turned `theta` radians: dark pips
+    on a lighter face, or with `light`, light pips on a darker one (the grey levels turned over).
 
     Each pip darker than the face's median grey by more than Otsu's split of the face (20 grey levels at
     least), of a pip's size and clear of the face's rim, gives its second moments, weighted by how much
     darker than the split each pixel is; each is scaled to unit area and they are averaged, so a large
-    pip counts no more than a small one. The perspective's own squash is not undone: the reader measures
-    pips only where it does not know the camera (vision/reader.py)."""
+    pip counts no more than a small one."""
     n = PATCH
     s = n / side
     c, si = float(np.cos(theta)), float(np.sin(theta))
@@ -85,6 +117,8 @@ def pip_shape(bgr: U8, centre: tuple[float, float], side: float, theta: float) -
     x1, y1 = min(w, int(centre[0]) + r + 1), min(h, int(centre[1]) + r + 1)
     grey = cv2.cvtColor(np.ascontiguousarray(bgr[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY) if x1 > x0 and y1 > y0 \
         else np.zeros((1, 1), np.uint8)
+    if light:
+        grey = 255 - grey
     local = (centre[0] - x0, centre[1] - y0)
     m = np.hstack([s * rot, (np.array([n / 2, n / 2]) - s * rot @ np.array(local))[:, None]])
     g = np.asarray(cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
@@ -115,11 +149,5 @@ def pip_shape(bgr: U8, centre: tuple[float, float], side: float, theta: float) -
             continue
         shape += cov / np.sqrt(det)
         count += 1
-        low, high = np.linalg.eigvalsh(cov)
-        roundest = max(roundest, float(np.sqrt(max(low, 0.0) / high)))
-    if not count:
-        return 1.0, 0, body
-    low, high = np.linalg.eigvalsh(shape / count)
-    # A slant squashes every pip, the same way: the mean shape and the roundest pip must both be squashed
-    # (an ink blot or a chip among round pips is squashed alone, pips squashed different ways average round).
-    return max(float(np.sqrt(max(low, 0.0) / high)), roundest), count, body
+        roundest = max(roundest, squash_of(cov))
+    return PipMoments(shape / count if count else shape, count, roundest, body)

@@ -18,11 +18,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.model import Calibration
+from vision import closeup, view
 from vision.bodies import Body, segment
 from vision.camera import BoardCamera
 from vision.candidates import BARE_SPOTS, spot_clusters
 from vision.change import Box, cores, grow, inside
-from vision.closeup import reread
 from vision.colourpips import read_colour_face
 from vision.darkpips import NO_SPOTS, LightPass, light_pass
 from vision.dicenet import NO_DIE, DiceNet, NetRead
@@ -281,7 +281,8 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     phone's photo reads as fast and as well as a camera's frame; dice smaller than the development photos'
     are read on the frame enlarged. Dice and boxes stay in `frame`'s pixels. Uncalibrated, a close-up (dice
     of a fifth of the frame's short side or more) is read again at its dice's size where the usual read shows
-    one (vision/closeup.py)."""
+    one (vision/closeup.py), and a photo taken at a slant, where three dice or more agree on how the view
+    squashes them, with that squash undone (vision/view.py)."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
     h, w = frame.shape[:2]
@@ -296,6 +297,17 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
             boxes = None if changed is None else rect.boxes(changed)
             return rect.restored(_read_frame(rect.work(frame), rect.calibration, expect, net, boxes,
                                              rect.calibration.die_size_px, camera=rect.camera))
+    if calibration is None:
+        # A photo taken at a slant: read again with the squash its dice agree on undone (vision/view.py).
+        return view.reread(frame, _read_as_taken(frame, None, expect, net, changed),
+                           lambda work: _read_as_taken(work, None, expect, net, changed), MIN_CONFIDENCE)
+    return _read_as_taken(frame, calibration, expect, net, changed)
+
+
+def _read_as_taken(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,
+                   changed: Sequence[Box] | None) -> DiceReading:
+    """`frame` read at the scale its dice call for (vision/scale.py), not rectified."""
+    hint = calibrated_die_size(calibration, (frame.shape[1], frame.shape[0]))
     die, scale = die_and_scale(frame, hint)
     if scale == 1.0:
         reading = _read_frame(frame, calibration, expect, net, changed, die)
@@ -306,8 +318,8 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         # Uncalibrated, a close-up's dice may be larger than anything the frame was read for (vision/closeup.py):
         # read as holding dice of `size` px, shrunk so that they measure READ_DIE, the body finder told so too
         # (in a frame so small, its own measure would pass over dice that large again).
-        return reread(frame, reading, die, lambda size: _read_resized(frame, READ_DIE / size, size, None, expect,
-                                                                      net, None, body_die=True))
+        return closeup.reread(frame, reading, die, lambda size: _read_resized(frame, READ_DIE / size, size, None,
+                                                                              expect, net, None, body_die=True))
     return reading
 
 

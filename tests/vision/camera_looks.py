@@ -68,7 +68,51 @@ LOOKS: dict[str, tuple[Callable[[U8], U8], float]] = {
 }
 
 
-def seen(photo: byler.Photo, look: str) -> byler.Photo:
+# A phone held at a slant over the table (name -> degrees off vertical): the photo taken for the table's plane,
+# seen from a camera 1.5 photo widths from its centre, turned about the photo's x axis to look at the centre.
+# Flat dice's top faces are squashed along the line of sight (cos 35 = 0.82 at the centre; the far side more,
+# to 0.61 at 35 degrees, the near side less), as in a photo taken at a slant; unlike such a photo, no side
+# face shows, and a die's height is not seen. Photos with a labelled die beyond the new frame are left out.
+TILTS: dict[str, float] = {"seen at 35 degrees": 35.0, "seen at 45 degrees": 45.0}
+ALL = [*LOOKS, *TILTS]
+DISTANCE = 1.5  # the camera's distance from the photo's centre, in photo widths
+
+
+def tilt_map(w: int, h: int, degrees: float) -> NDArray[np.float64]:
+    """The homography from a w x h photo (the table's plane) to the same table seen `degrees` off vertical."""
+    t, d = np.radians(degrees), DISTANCE * w
+    eye = np.array([0.0, d * np.sin(t), d * np.cos(t)])  # the camera, from the photo's centre
+    z = -eye / np.linalg.norm(eye)
+    x = np.array([1.0, 0.0, 0.0])
+    turn = np.vstack([x, np.cross(x, z), z])
+
+    def image(px: float, py: float) -> tuple[float, float]:
+        c = turn @ (np.array([px - w / 2, py - h / 2, 0.0]) - eye)
+        return d * c[0] / c[2] + w / 2, d * c[1] / c[2] + h / 2
+
+    src = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(src, np.array([image(*p) for p in src], np.float32)), np.float64)
+
+
+def _tilted(photo: byler.Photo, degrees: float) -> byler.Photo | None:
+    h, w = photo.image.shape[:2]
+    m = tilt_map(w, h, degrees)
+    img = cv2.warpPerspective(photo.image, m, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+    dice = []
+    for d in photo.dice:
+        x0, y0, x1, y1 = d.box
+        pts = cv2.perspectiveTransform(np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float64), m)[0]
+        box = (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
+        if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
+            return None
+        dice.append(replace(d, box=box))
+    return replace(photo, image=np.ascontiguousarray(img, dtype=np.uint8), dice=tuple(dice))
+
+
+def seen(photo: byler.Photo, look: str) -> byler.Photo | None:
+    """`photo` as taken in `look` (None: a tilted look that loses a labelled die beyond the frame)."""
+    if look in TILTS:
+        return _tilted(photo, TILTS[look])
     change, scale = LOOKS[look]
     img = photo.image
     if scale != 1.0:
@@ -83,4 +127,6 @@ def seen(photo: byler.Photo, look: str) -> byler.Photo:
 def photos(look: str, every: int = 1) -> Iterator[byler.Photo]:
     for p in byler.photos():
         if p.index % every == 0:
-            yield seen(p, look)
+            q = seen(p, look)
+            if q is not None:
+                yield q

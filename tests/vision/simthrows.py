@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from calibration.model import Calibration
-from hardware.simcam import SimulatedCamera
+from hardware.simcam import DICE_LOOKS, SimulatedCamera, face_up
 from vision import Verdict, read_dice
 
 
@@ -38,3 +42,40 @@ def count_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list
 
     monkeypatch.setattr(module, name, counting)
     return calls
+
+
+def sim_table(tilt: float, seed: int, flat: int, leaning: int = 0, lean_deg: float = 25.0,
+              look: str = "white") -> tuple[Any, list[tuple[int, tuple[float, float], bool]], float]:
+    """A table set by hand, seen by the simulated camera `tilt` degrees off vertical: `flat` dice lying flat
+    and `leaning` dice leaning alike (`lean_deg` about one horizontal axis, as against a tray's side), at
+    random places on the board's middle, with random values and turns. Returns the frame, each die's (value
+    up before leaning, its top face's centre in the frame, leaning) and the camera's die size in pixels."""
+    body, pip = DICE_LOOKS[look]
+    cam = SimulatedCamera(seed=seed, script=[], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
+    rng = np.random.default_rng(1000 + seed)
+    half, s = cam.board_mm / 2, cam.die_mm / 2
+    spots: list[NDArray[np.float64]] = []
+    while len(spots) < flat + leaning:
+        p = rng.uniform(-0.6 * half, 0.6 * half, 2)
+        if all(np.hypot(*(p - q)) > 3.2 * s for q in spots):
+            spots.append(p)
+    lean_axis = float(rng.uniform(0, math.pi))
+    poses, truth = [], []
+    for i, p in enumerate(spots):
+        value = int(rng.integers(1, 7))
+        rot = _turn((0.0, 0.0, 1.0), float(rng.uniform(0, 2 * math.pi))) @ face_up(value)
+        z, lean = s, i >= flat
+        if lean:
+            th = math.radians(lean_deg)
+            rot = _turn((math.cos(lean_axis), math.sin(lean_axis), 0.0), th) @ rot
+            z = s * (math.cos(th) + math.sin(th))  # resting on its lowest edge
+        poses.append(cam.posed_die((float(p[0]), float(p[1]), z), rot))
+        top = cam.project(np.array([[p[0], p[1], z + s]]))[0]
+        truth.append((value, (float(top[0]), float(top[1])), lean))
+    return cam.still(poses), truth, cam.die_size_px()
+
+
+def _turn(axis: tuple[float, float, float], angle: float) -> NDArray[np.float64]:
+    """The rotation by `angle` radians about `axis` (a unit vector)."""
+    m, _ = cv2.Rodrigues(np.array(axis, np.float64) * angle)
+    return np.asarray(m, np.float64)

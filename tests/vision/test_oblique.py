@@ -41,8 +41,8 @@ def test_the_tests_camera_is_read_as_taken_and_a_steep_one_from_above() -> None:
     assert rect.calibration.die_size_px == pytest.approx(READ_DIE)
     # Points map to the work frame and back.
     pt = (300.0, 200.0)
-    there = vision.oblique._apply(rect.to_work, np.array([pt]))
-    back = vision.oblique._apply(vision.oblique._inverse(rect.to_work), there)
+    there = vision.oblique.mapped(rect.to_work, np.array([pt]))
+    back = vision.oblique.mapped(vision.oblique.inverse(rect.to_work), there)
     assert np.allclose(back, [pt], atol=1e-6)
     # From above, a flat die's top face is square: the level map is a turn at most.
     assert squash_at(rect.camera, tuple(there[0])) == pytest.approx(1.0, abs=0.01)  # type: ignore[arg-type]
