@@ -70,9 +70,10 @@ LOOKS: dict[str, tuple[Callable[[U8], U8], float]] = {
 
 # A phone held at a slant over the table (name -> degrees off vertical): the photo taken for the table's plane,
 # seen from a camera 1.5 photo widths from its centre, turned about the photo's x axis to look at the centre.
-# Flat dice's top faces are squashed along the line of sight (cos 35 = 0.82 at the centre; the far side more,
-# to 0.61 at 35 degrees, the near side less), as in a photo taken at a slant; unlike such a photo, no side
-# face shows, and a die's height is not seen. Photos with a labelled die beyond the new frame are left out.
+# Flat dice's top faces are squashed along the line of sight (at 35 degrees to 0.82 at the centre, 0.69 at the
+# far edge, 0.99 at the near one; at 45, 0.71 / 0.57 / 0.93), as in a photo taken at a slant; unlike such a
+# photo, no side face shows, and a die's height is not seen. Photos with a labelled die beyond the new frame
+# are left out.
 TILTS: dict[str, float] = {"seen at 35 degrees": 35.0, "seen at 45 degrees": 45.0}
 ALL = [*LOOKS, *TILTS]
 DISTANCE = 1.5  # the camera's distance from the photo's centre, in photo widths
