@@ -14,6 +14,7 @@ import vision.view
 from tests.vision import byler_data as byler
 from tests.vision import camera_looks
 from tests.vision.render import DieSpec, render
+from tests.vision.simthrows import sim_table
 from vision import Verdict, read_dice
 from vision.reader import MIN_CONFIDENCE
 from vision.reading import DiceReading, Die
@@ -98,6 +99,25 @@ def test_dice_squashed_across_the_frame_are_not_a_view() -> None:
     # its horizontal lean alike (say against a tray's side), and are not stretched flat.
     frame = render([DieSpec(v, c, angle=0.0, squash=0.7) for v, c in zip((4, 5, 6), SPOTS[:3], strict=True)], seed=5)
     assert view_of(frame, read_dice(frame, expect=3).dice) is None
+
+
+def test_real_dice_on_a_table_seen_at_35_degrees_read_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The simulated camera's 3D dice (side faces, shadows, the printed board: tests/vision/simthrows.py
+    # sim_table), five flat dice a scene, 35 degrees off vertical. Measured, seeds 0-9: 38 dice read right
+    # with the view undone against 27 as taken, none wrong either way (bench/slant.py, 20 scenes: 79 / 56).
+    undone = taken = 0
+    for seed in range(10):
+        frame, truth, size = sim_table(35.0, seed, 5)
+        for mode in ("undone", "taken"):
+            r = read_dice(frame, expect=5) if mode == "undone" else _as_taken(monkeypatch, frame, 5)
+            for value, centre, _ in truth:
+                d = next((d for d in r.dice if d.value is not None and d.confidence >= MIN_CONFIDENCE
+                          and math.dist(d.center, centre) < 0.7 * size), None)
+                if d is not None:
+                    assert d.value == value, (seed, mode, d.value, value)
+                    undone += mode == "undone"
+                    taken += mode == "taken"
+    assert undone >= taken + 8, (undone, taken)
 
 
 def test_a_stretched_frame_maps_back_to_the_frame() -> None:
