@@ -80,6 +80,13 @@ sharp close-up): the die read right, wrong, or not read, ours held out and any n
 at half, median 27 / 93 / 84 ms; the peer 22 / 36 / 192, 10 / 51 / 189, 16 / 55 / 179 at 22-24 ms, the lean
 peer 46 / 80 / 124, 38 / 72 / 140, 33 / 71 / 146 at 2 ms. docs/vision.md, "Close-ups".
 
+--looks also reads the photos seen by a phone pitched 35 and 45 degrees towards the table (camera_looks.TILTS;
+read with the view undone, vision/view.py; bench/slant.py compares with the frames read as taken). Rerun
+2026-11-27 after it (R=1, 40 seeds, --streams 0): the same accuracy (99.82% of 1,648, coverage 91.81%);
+photos median 57.4 ms against the peer's 24.7 (0.43x), crops 44.6 / 17.0 ms (0.38x); where changed median
+7.1, mean 8.9 ms against 20.4 / 22.5 (2.86x / 2.54x), 160/160 right; the machine ran slower that day (the
+same tree measured 38-44 ms a crop from run to run), the view step itself costing 0.6-1.2 ms a photo.
+
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
 DBSCAN at 40 px, pips counted per cluster; it has no notion of confidence, so all its values count as
