@@ -85,7 +85,7 @@ read with the view undone, vision/view.py; bench/slant.py compares with the fram
 2026-11-27 after it (R=1, 40 seeds, --streams 0): the same accuracy (99.82% of 1,648, coverage 91.81%);
 photos median 57.4 ms against the peer's 24.7 (0.43x), crops 44.6 / 17.0 ms (0.38x); where changed median
 7.1, mean 8.9 ms against 20.4 / 22.5 (2.86x / 2.54x), 160/160 right; the machine ran slower that day (the
-same tree measured 38-44 ms a crop from run to run), the view step itself costing 0.6-1.2 ms a photo.
+same tree measured 38-45 ms a crop from run to run), the view step itself costing 0.6-1.2 ms a photo.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
