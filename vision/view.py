@@ -74,6 +74,8 @@ def view_of(frame: U8, dice: Sequence[Die]) -> View | None:
     """The view the pips of `dice` (dice read or found in `frame`) agree on, or None where fewer than
     MIN_DICE (or fewer than half of those measured) agree, or they agree on a direction other than the
     frame's vertical (PITCH_TOLERANCE)."""
+    if len(dice) < MIN_DICE:
+        return None  # (too few to agree, whatever their pips: not measured)
     sizes = [d.size for d in dice if d.size]
     unit = float(np.median(sizes)) if sizes else 0.0
     shapes: list[F64] = []
