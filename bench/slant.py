@@ -23,7 +23,6 @@ Measured: docs/vision.md, "Photos taken at a slant".
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -40,7 +39,7 @@ import vision.view
 from tests.vision import byler_data as byler
 from tests.vision import camera_looks
 from tests.vision.render import DieSpec, render
-from tests.vision.simthrows import sim_table
+from tests.vision.simthrows import sim_table, trusted_at
 from vision import Verdict, read_dice
 from vision.reader import MIN_CONFIDENCE
 from vision.reading import DiceReading
@@ -91,15 +90,11 @@ def tables(seeds: int) -> None:
             frame, truth, size = sim_table(tilt, seed, flat, leaning, lean_deg)
             for mode, (r, _) in both(partial(read_dice, frame, expect=flat + leaning)).items():
                 t = tally[mode]
-                used: set[int] = set()
-                for value, centre, lean in truth:
-                    hit = next((i for i, d in enumerate(r.dice) if i not in used and d.value is not None
-                                and d.confidence >= MIN_CONFIDENCE and math.dist(d.center, centre) < 0.7 * size),
-                               None)
-                    if hit is None:
-                        continue
-                    used.add(hit)
-                    t["leaning given a value" if lean else "right" if r.dice[hit].value == value else "wrong"] += 1
+                hits = trusted_at(r, truth, size)
+                for (value, _, lean), hit in zip(truth, hits, strict=True):
+                    if hit is not None:
+                        t["leaning given a value" if lean else "right" if r.dice[hit].value == value else "wrong"] += 1
+                used = {hit for hit in hits if hit is not None}
                 t["values where no die is"] += sum(1 for i, d in enumerate(r.dice) if i not in used
                                                    and d.value is not None and d.confidence >= MIN_CONFIDENCE)
                 t["ok"] += r.verdict is Verdict.OK

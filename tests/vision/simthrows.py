@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -13,6 +14,8 @@ from numpy.typing import NDArray
 from calibration.model import Calibration
 from hardware.simcam import DICE_LOOKS, SimulatedCamera, face_up
 from vision import Verdict, read_dice
+from vision.reader import MIN_CONFIDENCE
+from vision.reading import DiceReading
 
 
 def sim_throw(kind: str, seed: int) -> tuple[Any, Calibration, Any]:
@@ -79,3 +82,19 @@ def _turn(axis: tuple[float, float, float], angle: float) -> NDArray[np.float64]
     """The rotation by `angle` radians about `axis` (a unit vector)."""
     m, _ = cv2.Rodrigues(np.array(axis, np.float64) * angle)
     return np.asarray(m, np.float64)
+
+
+def trusted_at(reading: DiceReading, truth: Sequence[tuple[int, tuple[float, float], bool]],
+               size: float) -> list[int | None]:
+    """For each die of `truth` (as sim_table gives it), the index of the die `reading` read with a trusted value
+    (MIN_CONFIDENCE) within 0.7 of a die's `size` of its top face's centre, each read die taken once; None where
+    there is none."""
+    used: set[int] = set()
+    out: list[int | None] = []
+    for _, centre, _ in truth:
+        hit = next((i for i, d in enumerate(reading.dice) if i not in used and d.value is not None
+                    and d.confidence >= MIN_CONFIDENCE and math.dist(d.center, centre) < 0.7 * size), None)
+        if hit is not None:
+            used.add(hit)
+        out.append(hit)
+    return out

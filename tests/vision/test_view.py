@@ -14,7 +14,7 @@ import vision.view
 from tests.vision import byler_data as byler
 from tests.vision import camera_looks
 from tests.vision.render import DieSpec, render
-from tests.vision.simthrows import sim_table
+from tests.vision.simthrows import sim_table, trusted_at
 from vision import Verdict, read_dice
 from vision.reader import MIN_CONFIDENCE
 from vision.reading import DiceReading, Die
@@ -110,11 +110,9 @@ def test_real_dice_on_a_table_seen_at_35_degrees_read_more(monkeypatch: pytest.M
         frame, truth, size = sim_table(35.0, seed, 5)
         for mode in ("undone", "taken"):
             r = read_dice(frame, expect=5) if mode == "undone" else _as_taken(monkeypatch, frame, 5)
-            for value, centre, _ in truth:
-                d = next((d for d in r.dice if d.value is not None and d.confidence >= MIN_CONFIDENCE
-                          and math.dist(d.center, centre) < 0.7 * size), None)
-                if d is not None:
-                    assert d.value == value, (seed, mode, d.value, value)
+            for (value, _, _), hit in zip(truth, trusted_at(r, truth, size), strict=True):
+                if hit is not None:
+                    assert r.dice[hit].value == value, (seed, mode, r.dice[hit].value, value)
                     undone += mode == "undone"
                     taken += mode == "taken"
     assert undone >= taken + 8, (undone, taken)
