@@ -1,6 +1,6 @@
 """Bench: wrong `ok`s of our reader and the blob-and-cluster peer on scenes where a wrong `ok` is easy.
 
-Usage: .venv/bin/python bench/refusals.py [--covered N] [--sim-seeds S]
+Usage: .venv/bin/python bench/refusals.py [--covered N] [--sim-seeds S] [--table-seeds T]
 
 Accuracy on the Byler photos (bench/vision.py) says how often an accepted die is right; this says how often
 a throw that should be refused, or that is easy to misread, is accepted anyway. Each scene is read, expecting
@@ -19,10 +19,18 @@ throw that must be refused) and right verdicts.
   frames carry no homography, so calibrated here means the die size and the board, not the camera's view.
 - the simulated camera's throws (hardware/simcam.py): plain, off the board, cocked, stacked. Uncalibrated
   there is no board to be off, so an off-board throw read `ok` counts as a wrong `ok` for every reader.
+- dice leaning near overhead (`--table-seeds N`): the simulated camera's 3-D dice set by hand
+  (tests/vision/simthrows.py `sim_table`), one lying flat and one leaning 25 or 35 degrees about a random
+  axis, the camera 0, 8 and 18 degrees off vertical, white, black and red dice, seeds 20 on (FIRST_TABLE_SEED);
+  calibrated means the camera's own calibration, with its homography and the dice's look. None may be `ok`;
+  beside them, two flat dice on the same tables and two flat dice touching (`sim_touching`), which must be read.
 
 Measured (2026-11-26, 40 seeds; ours calibrated / ours uncalibrated / the peer, wrong `ok`s): covered 1 / 10 /
 247 of 300; leaning 88 / 85 / 158 of 216 (113 / 108 before vision/pipshape.py); simulated plain 0 / 0 / 19
 (read right 40 / 21 / 6), off-board 0 / 24 / 31, cocked 0 / 5 / 17, stacked 0 / 0 / 0, of 40 each.
+Dice leaning near overhead (2026-11-27, seeds 20-49), wrong `ok`s of 180, calibrated / uncalibrated / peer:
+white 37 / 53 / 127, red 12 / 49 / 44 (calibrated 42 before vision/lean.py's refuse_open_sides), black
+10 / 43 / 59 (43); two flat dice read right of 90, calibrated: white 89, red 79, black 90; touching: 78, 77, 89.
 """
 
 from __future__ import annotations
@@ -40,8 +48,9 @@ from numpy.typing import NDArray
 
 from bench.peer_blobcluster import read_dice_peer
 from calibration.model import Calibration
+from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.render import DieSpec, cover, render
-from tests.vision.simthrows import sim_throw
+from tests.vision.simthrows import sim_table, sim_throw, sim_touching
 from vision import Verdict, read_dice
 from vision.reading import DiceReading
 
@@ -122,15 +131,45 @@ def simulated(seeds: int) -> None:
         t.show()
 
 
+# Seeds 0-19 chose vision/lean.py's refuse_open_sides constants: the bench reads the tables after them.
+FIRST_TABLE_SEED = 20
+
+
+def leaning_on_the_table(seeds: int) -> None:
+    for look in DICE_LOOKS:
+        body, pip = DICE_LOOKS[look]
+        lean = Tally(f"{look} dice, one leaning near overhead")
+        flat = Tally(f"{look} dice, two flat on the same tables")
+        touching = Tally(f"{look} dice, two flat touching")
+        for tilt in (0.0, 8.0, 18.0):
+            cal = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=tilt, die_bgr=body,
+                                  pip_bgr=pip).calibration()
+            for seed in range(FIRST_TABLE_SEED, FIRST_TABLE_SEED + seeds):
+                for deg in (25.0, 35.0):
+                    frame, truth, _ = sim_table(tilt, seed, 1, 1, deg, look)
+                    lean.add(cal, frame, tuple(v for v, _, _ in truth), should_ok=False)
+                frame, truth, _ = sim_table(tilt, seed, 2, 0, 25.0, look)
+                flat.add(cal, frame, tuple(v for v, _, _ in truth), should_ok=True)
+                frame, values = sim_touching(tilt, seed, look)
+                touching.add(cal, frame, values, should_ok=True)
+        lean.show()
+        flat.show()
+        touching.show()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--covered", type=int, default=300)
     ap.add_argument("--sim-seeds", type=int, default=40)
+    ap.add_argument("--table-seeds", type=int, default=30,
+                    help="seeds per view of the tables with dice leaning near overhead (from seed 20)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     covered(args.covered)
     leaning()
     simulated(args.sim_seeds)
+    if args.table_seeds:
+        leaning_on_the_table(args.table_seeds)
     return 0
 
 

@@ -142,6 +142,95 @@ def _from_segment(rel: F64, dv: F64) -> F64:
     return np.asarray(np.hypot(rel[:, 0] - t * dv[0], rel[:, 1] - t * dv[1]), np.float64)
 
 
+# Near overhead, where a die's open side face is looked for in its silhouette (refuse_open_sides), in die
+# sides past the top face's edge beyond what a flat die's own side faces show there: a die leaning 25
+# degrees opens a side face 0.42 of a side wide (sin 25), two of them about 0.3 each where it leans across
+# a corner; a flat die's sides near overhead reach 0.15 of a side at most, its rim and the blur a few pixels.
+OPEN_SIDE = (0.12, 0.25)
+# ... and where the side face must have ended (die sides past the edge and the flat die's sides): a side
+# face is at most a side wide, and 0.7 of one at a 45-degree lean; the die's colour going on past that
+# is something else of its colour the die lies against (a red die beside a red property bar or lettering,
+# a die of its own colour touching it).
+SIDE_ENDS = 0.85
+# A side face's pip seen on a die leaning 25 degrees, in square sides: a pip 0.18 of a side across squashed
+# to 0.42 (sin 25). Where the die's silhouette has less of its holes in the band past an edge, what goes on
+# past the edge has no pip: it is something else of the die's colour.
+SIDE_PIP = 0.01
+# A point within this many sides of another die read's centre is that die's (dice of one colour touching
+# make one silhouette, the pips of each holes in it): the open side face is not looked for there.
+OTHER_DIE = 0.75
+# Across the edge, the points looked at (die sides from the edge's middle): clear of the face's corners,
+# where a flat die's rim rounds off.
+ACROSS = 0.25
+
+
+def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Down, die: float,
+                      colour: tuple[int, int, int]) -> None:
+    """Near overhead, dice with light pips on a dark or coloured body (their look calibrated as `colour`):
+    refuse (in place) every die read whose silhouette shows a side face open beside its top face.
+
+    The pip-first passes' lean check (lean_check) looks for a side face's pips, and near overhead a die
+    leaning 25-35 degrees shows them too close to the top face's edge to tell from a flat die's own side
+    faces, its shadow's edge or its rim: on the simulated camera 0-18 degrees off vertical, the
+    calibrated reader accepted a quarter of the throws with one such die (black and red dice, 43 and 42 of
+    180; bench/refusals.py, docs/vision.md "Dice leaning near overhead"). The die's body shows it: its
+    silhouette (vision/silhouette.py, grown from the calibrated colour, pips filled) goes on past an edge of
+    the top face, all across the edge's middle, where a flat die's shows nothing of itself (`down`: its side
+    faces are the top face swept that way) and no other die read lies, ends where a side face ends (past
+    that, it is something else of the die's colour: a die touching it, the board's print) and has a pip in
+    it (a hole in the silhouette: the simulated camera's red hotel, against which a flat red die lay, has
+    none).
+
+    Not for white dice: a white die's silhouette cannot be grown on a light board (its shaded sides are as
+    dark as the board, and its hue the board's), and not on a view read from above (vision/oblique.py),
+    where refuse_faces_with_more_behind asks the same of the face's far side."""
+    g = die / SIDE_PER_G
+    for i, d in enumerate(dice):
+        if d.value is None:
+            continue
+        side = d.size or die
+        (x0, y0), (x1, y1) = d.corners[:2] if len(d.corners) >= 2 else ((0.0, 0.0), (1.0, 0.0))
+        theta = float(np.arctan2(y1 - y0, x1 - x0))
+        c, si = np.cos(theta), np.sin(theta)
+        body = np.array(d.center) + (CLEAR * g) @ np.array([[c, si], [-si, c]])
+        sil = Silhouette.of(frame, d.center, die, body, colour)
+        if sil is None:
+            continue
+        dv = np.array(down(d.center), np.float64)
+        centre = np.array(d.center, np.float64)
+        others = [o for o in dice if o is not d]
+        lat = side * np.array([-ACROSS, 0.0, ACROSS])
+        for out in (np.array([c, si]), np.array([-c, -si]), np.array([-si, c]), np.array([si, -c])):
+            across = np.array([-out[1], out[0]])
+            edge = 0.5 * side + max(0.0, float(dv @ out))  # a flat die's outline on this side
+            ends = centre + (edge + SIDE_ENDS * side) * out + lat[:, None] * across
+            if sil.holds(ends).mean() > 0.5:
+                continue  # the die's colour goes on past where a side face could end: something else of it
+            t = edge + side * np.linspace(OPEN_SIDE[0], OPEN_SIDE[1], 3)
+            pts = (centre + t[:, None, None] * out + lat[None, :, None] * across).reshape(-1, 2)
+            free = ~_on_others(pts, others, die)
+            if 2 * free.sum() < len(pts) or not sil.holds(pts[free]).all():
+                continue  # (mostly on another die: nothing to tell)
+            # A side face carries a pip at least, a hole in the silhouette: the board's print of the die's
+            # colour, a hotel, has none. (Pixels of the band, one apart, in the holes.)
+            t = edge + np.arange(1.0, SIDE_ENDS * side)
+            a = np.arange(-0.45 * side, 0.45 * side + 1e-9)
+            band = (centre + t[:, None, None] * out + a[None, :, None] * across).reshape(-1, 2)
+            band = band[~_on_others(band, others, die)]
+            if sil.holed(band).sum() >= SIDE_PIP * side * side:
+                dice[i] = replace(d, value=None, confidence=0.0)
+                problems[i] = "cocked: a side face shows beside the top face (the die's body goes on past it)"
+                break
+
+
+def _on_others(pts: F64, others: list[Die], die: float) -> NDArray[np.bool_]:
+    """Whether each point (N, 2) lies within OTHER_DIE of a side of one of the dice `others`."""
+    near = np.zeros(len(pts), bool)
+    for o in others:
+        near |= np.hypot(pts[:, 0] - o.center[0], pts[:, 1] - o.center[1]) <= OTHER_DIE * (o.size or die)
+    return near
+
+
 def refuse_faces_with_more_behind(frame: U8, dice: list[Die], problems: list[str], down: Down, die: float,
                                   colour: tuple[int, int, int] | None) -> None:
     """Read from above, dice with light pips: refuse (in place) every die read whose silhouette goes on behind

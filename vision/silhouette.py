@@ -48,6 +48,7 @@ class Silhouette:
 
     filled: NDArray[np.uint8]  # 1 on the silhouette, window pixels
     corner: tuple[float, float]  # the window's top-left corner, frame pixels
+    holes: NDArray[np.uint8]  # 1 where the silhouette was filled: its pips, glints, gaps it encloses
 
     @classmethod
     def of(cls, bgr: U8, centre: tuple[float, float], side: float, body_points: F64,
@@ -78,14 +79,22 @@ class Silhouette:
         # Holes: what is not the die and does not reach the window's border (a pip, a glint, a gap it encloses).
         _, rest = cv2.connectedComponents((~die).astype(np.uint8), connectivity=4)
         border = np.unique(np.concatenate([rest[0], rest[-1], rest[:, 0], rest[:, -1]]))
-        return cls(np.asarray(die | ~np.isin(rest, border), np.uint8), (float(x0), float(y0)))
+        holes = ~die & ~np.isin(rest, border)
+        return cls(np.asarray(die | holes, np.uint8), (float(x0), float(y0)), np.asarray(holes, np.uint8))
 
     def holds(self, pts: F64) -> NDArray[np.bool_]:
         """Whether each point (N, 2 frame pixels) lies on the silhouette; a point off its window does not."""
+        return self._on(self.filled, pts)
+
+    def holed(self, pts: F64) -> NDArray[np.bool_]:
+        """Whether each point (N, 2 frame pixels) lies in one of the silhouette's holes (a pip on the die)."""
+        return self._on(self.holes, pts)
+
+    def _on(self, mask: NDArray[np.uint8], pts: F64) -> NDArray[np.bool_]:
         local = pts.reshape(-1, 2) - np.array(self.corner)
-        h, w = self.filled.shape
+        h, w = mask.shape
         inside = (local[:, 0] >= 0) & (local[:, 1] >= 0) & (local[:, 0] <= w - 1) & (local[:, 1] <= h - 1)
-        return np.asarray(inside & (sample(self.filled, local) > 0), bool)
+        return np.asarray(inside & (sample(mask, local) > 0), bool)
 
     def reaches_behind(self, centre: tuple[float, float], side: float, theta: float, away: F64) -> bool:
         """Whether the silhouette goes on past the face's edge in the unit direction `away` (frame pixels) for

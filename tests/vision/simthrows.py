@@ -78,6 +78,25 @@ def sim_table(tilt: float, seed: int, flat: int, leaning: int = 0, lean_deg: flo
     return cam.still(poses), truth, cam.die_size_px()
 
 
+def sim_touching(tilt: float, seed: int, look: str = "white") -> tuple[Any, tuple[int, int]]:
+    """Two dice lying flat and touching (or 0-15% of a side apart), seen by the simulated camera `tilt` degrees
+    off vertical near the board's middle: turned alike half the time, else each its own way (the second within
+    17 degrees of the first's side). Returns the frame and the two values up."""
+    body, pip = DICE_LOOKS[look]
+    cam = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
+    rng = np.random.default_rng(5000 + seed)
+    s = cam.die_mm / 2
+    p = rng.uniform(-0.4, 0.4, 2) * cam.board_mm / 2
+    a = float(rng.uniform(0, 2 * math.pi))
+    q = p + np.array([math.cos(a), math.sin(a)]) * (2 * s + float(rng.uniform(0.0, 0.15)) * 2 * s)
+    values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+    spin = a if rng.random() < 0.5 else float(rng.uniform(0, 2 * math.pi))
+    turns = (spin, spin + float(rng.uniform(-0.3, 0.3)))
+    poses = [cam.posed_die((float(c[0]), float(c[1]), s), _turn((0.0, 0.0, 1.0), t) @ face_up(v))
+             for c, v, t in zip((p, q), values, turns, strict=True)]
+    return cam.still(poses), values
+
+
 def _turn(axis: tuple[float, float, float], angle: float) -> NDArray[np.float64]:
     """The rotation by `angle` radians about `axis` (a unit vector)."""
     m, _ = cv2.Rodrigues(np.array(axis, np.float64) * angle)
