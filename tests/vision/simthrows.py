@@ -80,8 +80,8 @@ def sim_table(tilt: float, seed: int, flat: int, leaning: int = 0, lean_deg: flo
 
 def sim_touching(tilt: float, seed: int, look: str = "white") -> tuple[Any, tuple[int, int]]:
     """Two dice lying flat and touching (or 0-15% of a side apart), seen by the simulated camera `tilt` degrees
-    off vertical near the board's middle: turned alike half the time, else each its own way (the second within
-    17 degrees of the first's side). Returns the frame and the two values up."""
+    off vertical near the board's middle: the first turned square to the line between them half the time,
+    else at random, and the second within 17 degrees of the first. Returns the frame and the two values up."""
     body, pip = DICE_LOOKS[look]
     cam = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
     rng = np.random.default_rng(5000 + seed)
