@@ -184,18 +184,14 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
     Not for white dice: a white die's silhouette cannot be grown on a light board (its shaded sides are as
     dark as the board, and its hue the board's), and not on a view read from above (vision/oblique.py),
     where refuse_faces_with_more_behind asks the same of the face's far side."""
-    g = die / SIDE_PER_G
     for i, d in enumerate(dice):
         if d.value is None:
             continue
         side = d.size or die
-        (x0, y0), (x1, y1) = d.corners[:2] if len(d.corners) >= 2 else ((0.0, 0.0), (1.0, 0.0))
-        theta = float(np.arctan2(y1 - y0, x1 - x0))
-        c, si = np.cos(theta), np.sin(theta)
-        body = np.array(d.center) + (CLEAR * g) @ np.array([[c, si], [-si, c]])
-        sil = Silhouette.of(frame, d.center, die, body, colour)
+        sil = _silhouette(frame, d, die, colour)
         if sil is None:
             continue
+        c, si = np.cos(d.turn), np.sin(d.turn)
         dv = np.array(down(d.center), np.float64)
         centre = np.array(d.center, np.float64)
         others = [o for o in dice if o is not d]
@@ -223,6 +219,14 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
                 break
 
 
+def _silhouette(frame: U8, d: Die, die: float, colour: tuple[int, int, int] | None) -> Silhouette | None:
+    """The silhouette of the die `d` read (`die`: the die's side), grown from the points of its face between the
+    pips, whatever its value (the die's colour there, or the calibrated `colour`)."""
+    c, si = np.cos(d.turn), np.sin(d.turn)
+    body = np.array(d.center) + (CLEAR * (die / SIDE_PER_G)) @ np.array([[c, si], [-si, c]])
+    return Silhouette.of(frame, d.center, die, body, colour)
+
+
 def _on_others(pts: F64, others: list[Die], die: float) -> NDArray[np.bool_]:
     """Whether each point (N, 2) lies within OTHER_DIE of a side of one of the dice `others`."""
     near = np.zeros(len(pts), bool)
@@ -242,7 +246,6 @@ def refuse_faces_with_more_behind(frame: U8, dice: list[Die], problems: list[str
     seen from above (vision/oblique.py); `die`: the die's side there. The silhouette is grown from the
     dice's calibrated colour (`colour`): a red die's side face in shade, (16, 16, 80), is dark enough to be
     taken for a black die's body, whose silhouette stops at the top face's brighter red."""
-    g = die / SIDE_PER_G
     for i, d in enumerate(dice):
         if d.value is None:
             continue
@@ -250,12 +253,7 @@ def refuse_faces_with_more_behind(frame: U8, dice: list[Die], problems: list[str
         reach = float(np.hypot(dx, dy))
         if reach <= 0.5 * die:
             continue  # a flat die's sides shorter than half its face: no face of it to read below the top
-        (x0, y0), (x1, y1) = d.corners[:2] if len(d.corners) >= 2 else ((0.0, 0.0), (1.0, 0.0))
-        theta = float(np.arctan2(y1 - y0, x1 - x0))
-        c, si = np.cos(theta), np.sin(theta)
-        # (Points of the face between its pips, whatever its value: the die's colour to grow from.)
-        body = np.array(d.center) + (CLEAR * g) @ np.array([[c, si], [-si, c]])
-        sil = Silhouette.of(frame, d.center, die, body, colour)
-        if sil is not None and sil.reaches_behind(d.center, die, theta, np.array([-dx, -dy]) / reach):
+        sil = _silhouette(frame, d, die, colour)
+        if sil is not None and sil.reaches_behind(d.center, die, d.turn, np.array([-dx, -dy]) / reach):
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = "cocked: another face of it shows behind the top face"

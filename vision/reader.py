@@ -498,8 +498,7 @@ def _refuse_slanted(frame: U8, dice: list[Die], problems: list[str], die: float)
             gains = neutral_gains(frame)
         if not white(frame, d.center, side, gains):
             continue
-        (x0, y0), (x1, y1) = d.corners[:2] if len(d.corners) >= 2 else ((0.0, 0.0), (1.0, 0.0))
-        why = slant(frame, d.center, side, float(np.arctan2(y1 - y0, x1 - x0)), d.value)
+        why = slant(frame, d.center, side, d.turn, d.value)
         if why:
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = why

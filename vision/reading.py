@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -25,6 +26,14 @@ class Die:
     on_board: bool = True
     size: float = 0.0  # side length of the top face in pixels
     corners: tuple[tuple[float, float], ...] = ()  # top-face quadrilateral, image coordinates
+
+    @property
+    def turn(self) -> float:
+        """The direction of its top face's first edge (radians, image axes); 0 where its corners are unknown."""
+        if len(self.corners) < 2:
+            return 0.0
+        (x0, y0), (x1, y1) = self.corners[:2]
+        return math.atan2(y1 - y0, x1 - x0)
 
     def to_json(self) -> dict[str, Any]:
         return {
