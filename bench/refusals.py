@@ -25,12 +25,18 @@ throw that must be refused) and right verdicts.
   calibrated means the camera's own calibration, with its homography and the dice's look. None may be `ok`;
   beside them, two flat dice on the same tables and two flat dice touching (`sim_touching`), which must be read.
 
+The simulated camera's sections read ours calibrated a second time given the table before the throw (as the
+roll watcher reads a throw, vision/sidepips.py): the tables without their dice (the same camera, its noise
+drawn anew), the throws' first frame.
+
 Measured (2026-11-26, 40 seeds; ours calibrated / ours uncalibrated / the peer, wrong `ok`s): covered 1 / 10 /
 247 of 300; leaning 88 / 85 / 158 of 216 (113 / 108 before vision/pipshape.py); simulated plain 0 / 0 / 19
 (read right 40 / 21 / 6), off-board 0 / 24 / 31, cocked 0 / 5 / 17, stacked 0 / 0 / 0, of 40 each.
 Dice leaning near overhead (2026-11-27, seeds 20-49), wrong `ok`s of 180, calibrated / uncalibrated / peer:
 white 37 / 53 / 127, red 12 / 49 / 44 (calibrated 42 before vision/lean.py's refuse_open_sides), black
 10 / 43 / 59 (43); two flat dice read right of 90, calibrated: white 89, red 79, black 90; touching: 78, 77, 89.
+Given the table before the throw (2026-11-27, the next session): one leaning, white 10, red 11, black 9 of 180;
+two flat 89, 79, 90; touching 77, 77, 89; the simulated throws as calibrated (40 right, no wrong `ok`).
 """
 
 from __future__ import annotations
@@ -50,7 +56,7 @@ from bench.peer_blobcluster import read_dice_peer
 from calibration.model import Calibration
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.render import DieSpec, cover, render
-from tests.vision.simthrows import sim_table, sim_throw, sim_touching
+from tests.vision.simthrows import sim_table, sim_throw_before, sim_touching
 from vision import Verdict, read_dice
 from vision.reading import DiceReading
 
@@ -61,19 +67,30 @@ LOOKS = {"white": ((235, 238, 240), (25, 25, 25)), "black": ((40, 38, 36), (245,
          "red": ((40, 40, 170), (245, 245, 245))}
 
 
-def readers(cal: Calibration) -> dict[str, Callable[[Frame], DiceReading]]:
-    return {"ours calibrated": lambda f: read_dice(f, cal, expect=2),
-            "ours uncalibrated": lambda f: read_dice(f, expect=2),
-            "peer": lambda f: read_dice_peer(f, 2)}
+BEFORE = "ours calibrated, with the table before"
+
+
+def readers(cal: Calibration, before: Frame | None = None) -> dict[str, Callable[[Frame], DiceReading]]:
+    """Ours calibrated, uncalibrated and the peer; with `before` (the table before the throw), also ours
+    calibrated given it, as the roll watcher reads a throw (vision/sidepips.py)."""
+    out: dict[str, Callable[[Frame], DiceReading]] = {
+        "ours calibrated": lambda f: read_dice(f, cal, expect=2),
+        "ours uncalibrated": lambda f: read_dice(f, expect=2),
+        "peer": lambda f: read_dice_peer(f, 2)}
+    if before is not None:
+        out[BEFORE] = lambda f: read_dice(f, cal, expect=2, before=before)
+    return out
 
 
 class Tally:
-    def __init__(self, title: str) -> None:
-        self.title, self.n, self.rows = title, 0, {name: [0, 0, 0] for name in readers(TABLE)}
+    def __init__(self, title: str, before: bool = False) -> None:
+        names = readers(TABLE, np.zeros((1, 1, 3), np.uint8) if before else None)
+        self.title, self.n, self.rows = title, 0, {name: [0, 0, 0] for name in names}
 
-    def add(self, cal: Calibration, frame: Frame, values: tuple[int | None, ...], should_ok: bool) -> None:
+    def add(self, cal: Calibration, frame: Frame, values: tuple[int | None, ...], should_ok: bool,
+            before: Frame | None = None) -> None:
         self.n += 1
-        for name, read in readers(cal).items():
+        for name, read in readers(cal, before).items():
             r = read(frame)
             ok = r.verdict is Verdict.OK
             same = sorted(r.values, key=str) == sorted(values, key=str)
@@ -124,10 +141,10 @@ def leaning() -> None:
 
 def simulated(seeds: int) -> None:
     for kind in ("ok", "off_board", "cocked", "stacked"):
-        t = Tally(f"simulated camera, {kind} throws")
+        t = Tally(f"simulated camera, {kind} throws", before=True)
         for seed in range(seeds):
-            frame, cal, truth = sim_throw(kind, seed)
-            t.add(cal, frame, truth.values, truth.verdict is Verdict.OK)
+            frame, before, cal, truth = sim_throw_before(kind, seed)
+            t.add(cal, frame, truth.values, truth.verdict is Verdict.OK, before)
         t.show()
 
 
@@ -138,20 +155,20 @@ FIRST_TABLE_SEED = 20
 def leaning_on_the_table(seeds: int) -> None:
     for look in DICE_LOOKS:
         body, pip = DICE_LOOKS[look]
-        lean = Tally(f"{look} dice, one leaning near overhead")
-        flat = Tally(f"{look} dice, two flat on the same tables")
-        touching = Tally(f"{look} dice, two flat touching")
+        lean = Tally(f"{look} dice, one leaning near overhead", before=True)
+        flat = Tally(f"{look} dice, two flat on the same tables", before=True)
+        touching = Tally(f"{look} dice, two flat touching", before=True)
         for tilt in (0.0, 8.0, 18.0):
             cal = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=tilt, die_bgr=body,
                                   pip_bgr=pip).calibration()
             for seed in range(FIRST_TABLE_SEED, FIRST_TABLE_SEED + seeds):
                 for deg in (25.0, 35.0):
-                    frame, truth, _ = sim_table(tilt, seed, 1, 1, deg, look)
-                    lean.add(cal, frame, tuple(v for v, _, _ in truth), should_ok=False)
-                frame, truth, _ = sim_table(tilt, seed, 2, 0, 25.0, look)
-                flat.add(cal, frame, tuple(v for v, _, _ in truth), should_ok=True)
-                frame, values = sim_touching(tilt, seed, look)
-                touching.add(cal, frame, values, should_ok=True)
+                    frame, truth, _, before = sim_table(tilt, seed, 1, 1, deg, look)
+                    lean.add(cal, frame, tuple(v for v, _, _ in truth), should_ok=False, before=before)
+                frame, truth, _, before = sim_table(tilt, seed, 2, 0, 25.0, look)
+                flat.add(cal, frame, tuple(v for v, _, _ in truth), should_ok=True, before=before)
+                frame, values, before = sim_touching(tilt, seed, look)
+                touching.add(cal, frame, values, should_ok=True, before=before)
         lean.show()
         flat.show()
         touching.show()

@@ -87,7 +87,7 @@ def tables(seeds: int) -> None:
     for title, tilt, flat, leaning, lean_deg in cases:
         tally = {m: Counter[str]() for m in MODES}
         for seed in range(seeds):
-            frame, truth, size = sim_table(tilt, seed, flat, leaning, lean_deg)
+            frame, truth, size, _ = sim_table(tilt, seed, flat, leaning, lean_deg)
             for mode, (r, _) in both(partial(read_dice, frame, expect=flat + leaning)).items():
                 t = tally[mode]
                 hits = trusted_at(r, truth, size)

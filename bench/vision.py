@@ -314,7 +314,7 @@ def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0, di
                     elif name == CHANGED:
                         boxes = changed_boxes(small_before, small, die=k * cam.die_size_px() / factor,
                                               threshold=THRESHOLD, factor=factor)
-                        r = read_dice(frame, calibration=cal, expect=2, changed=boxes)
+                        r = read_dice(frame, calibration=cal, expect=2, changed=boxes, before=before)
                     else:
                         r = PEERS[name](frame, 2)
                     ts.append(time.perf_counter() - t0)
@@ -354,8 +354,9 @@ def _resized(image: NDArray[np.uint8], k: float) -> NDArray[np.uint8]:
     return np.asarray(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA), dtype=np.uint8)
 
 
-def _read_changed(cal: Calibration, image: NDArray[np.uint8], boxes: tuple[Box, ...]) -> DiceReading:
-    return read_dice(image, calibration=cal, changed=boxes)
+def _read_changed(cal: Calibration, image: NDArray[np.uint8], boxes: tuple[Box, ...] | None,
+                  before: NDArray[np.uint8] | None) -> DiceReading:
+    return read_dice(image, calibration=cal, changed=boxes, before=before)
 
 
 def watched(streams: int) -> None:
@@ -374,7 +375,7 @@ def watched(streams: int) -> None:
             cam = SimulatedCamera(seed=seed, script=[kinds[(seed + i) % 4] for i in range(6)])
             cal = cam.calibration()
             watcher = RollWatcher(reader=partial(read_dice, calibration=cal), calibration=cal,
-                                  changed_reader=partial(_read_changed, cal) if changed else None)
+                                  throw_reader=partial(_read_changed, cal) if changed else None)
             got = list(watcher.watch(cam))
             events += len(got)
             throws += len(cam.throws)

@@ -815,15 +815,16 @@ class TableService:
         cal = self.calibration
         return lambda image: read_dice(image, cal)
 
-    def _make_changed_reader(self) -> Callable[[Any, Any], DiceReading] | None:
-        """The real reader reading a throw only where the table changed (vision/change.py); it measures
+    def _make_throw_reader(self) -> Callable[[Any, Any, Any], DiceReading] | None:
+        """The real reader reading a throw only where the table changed (vision/change.py), and with the table
+        as it looked before the throw (a leaning die's side face shows pips that were not there); it measures
         its windows in dice, so only with a calibrated die size."""
         if self.reader != "real" or self.calibration is None or not self.calibration.die_size_px:
             return None
         from vision import read_dice
 
         cal = self.calibration
-        return lambda image, boxes: read_dice(image, cal, changed=boxes)
+        return lambda image, boxes, before: read_dice(image, cal, changed=boxes, before=before)
 
     def _camera_loop(self) -> None:
         from hardware.sources import RetryingSource, SourceError
@@ -843,7 +844,7 @@ class TableService:
             return
         watcher = RollWatcher(reader=reader, calibration=self.calibration,
                               config=self.watcher_config or WatcherConfig(),
-                              changed_reader=self._make_changed_reader())
+                              throw_reader=self._make_throw_reader())
         lost_since: list[bool] = [False]
 
         def on_status(ok: bool, message: str) -> None:
@@ -885,7 +886,7 @@ class TableService:
                 reader = self._make_reader()
                 watcher = RollWatcher(reader=reader, calibration=self.calibration,
                                       config=self.watcher_config or WatcherConfig(),
-                                      changed_reader=self._make_changed_reader())
+                                      throw_reader=self._make_throw_reader())
             misfit = self._misfit(frame.size)
             if misfit:
                 # Nothing is read with a calibration for another shape of frame; the preview stays, for the

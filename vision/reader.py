@@ -53,6 +53,7 @@ from vision.scale import (
     uncalibrated_pip_d,
 )
 from vision.scene import neutral_gains
+from vision.sidepips import refuse_new_side_pips
 
 U8 = NDArray[np.uint8]
 
@@ -265,7 +266,8 @@ def _at(fn: Callable[[tuple[float, float]], _R], off: tuple[int, int]) -> Callab
 
 
 def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | None = 2, *,
-              net: DiceNet | None = None, changed: Sequence[Box] | None = None) -> DiceReading:
+              net: DiceNet | None = None, changed: Sequence[Box] | None = None,
+              before: U8 | None = None) -> DiceReading:
     """Read the dice in one frame. `expect` is the number of dice in a throw (None: any number).
 
     `net` is the dice net to check and complete the pip readers with (default: the shipped model, trained on
@@ -277,6 +279,10 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     body-first pass would otherwise read one by one where a throw is not two plain dice) is left alone.
     Needs a calibration with a die size (the windows are measured in dice).
 
+    `before`: the table as the same camera saw it before the throw (the roll watcher passes it; black where it
+    is not known). Calibrated with the board's homography near overhead, a die is refused as cocked where
+    pips of a side face show beside its top face that were not there before (vision/sidepips.py).
+
     Dice larger than the reader's working size are read on the frame shrunk to it (vision/scale.py): a
     phone's photo reads as fast and as well as a camera's frame; dice smaller than the development photos'
     are read on the frame enlarged. Dice and boxes stay in `frame`'s pixels. Uncalibrated, a close-up (dice
@@ -285,6 +291,9 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     squashes them, with that squash undone (vision/view.py)."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
+    if before is not None and (before.shape != frame.shape or before.dtype != np.uint8):
+        raise ValueError(f"read_dice: the frame before the throw ({'x'.join(map(str, before.shape))} {before.dtype}) "
+                         f"is not shaped as the frame ({'x'.join(map(str, frame.shape))} uint8)")
     h, w = frame.shape[:2]
     if calibration is not None:
         calibration.check_frame((w, h))  # (a calibration scales to frames of its own shape only)
@@ -301,19 +310,19 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         # A photo taken at a slant: read again with the squash its dice agree on undone (vision/view.py).
         return view.reread(frame, _read_as_taken(frame, None, expect, net, changed),
                            lambda work: _read_as_taken(work, None, expect, net, changed), MIN_CONFIDENCE)
-    return _read_as_taken(frame, calibration, expect, net, changed)
+    return _read_as_taken(frame, calibration, expect, net, changed, before)
 
 
 def _read_as_taken(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,
-                   changed: Sequence[Box] | None) -> DiceReading:
+                   changed: Sequence[Box] | None, before: U8 | None = None) -> DiceReading:
     """`frame` read at the scale its dice call for (vision/scale.py), not rectified."""
     hint = calibrated_die_size(calibration, (frame.shape[1], frame.shape[0]))
     die, scale = die_and_scale(frame, hint)
     if scale == 1.0:
-        reading = _read_frame(frame, calibration, expect, net, changed, die)
+        reading = _read_frame(frame, calibration, expect, net, changed, die, before=before)
     else:
         assert die is not None  # (a frame is read resized only for a die of known size)
-        reading = _read_resized(frame, scale, die, calibration, expect, net, changed)
+        reading = _read_resized(frame, scale, die, calibration, expect, net, changed, before=before)
     if calibration is None:
         # Uncalibrated, a close-up's dice may be larger than anything the frame was read for (vision/closeup.py):
         # read as holding dice of `size` px, shrunk so that they measure READ_DIE, the body finder told so too
@@ -324,14 +333,16 @@ def _read_as_taken(frame: U8, calibration: Calibration | None, expect: int | Non
 
 
 def _read_resized(frame: U8, scale: float, die: float, calibration: Calibration | None, expect: int | None,
-                  net: DiceNet | None, changed: Sequence[Box] | None, *, body_die: bool = False) -> DiceReading:
+                  net: DiceNet | None, changed: Sequence[Box] | None, *, body_die: bool = False,
+                  before: U8 | None = None) -> DiceReading:
     """`frame` read resized by `scale`, its dice measuring `die` px as taken (`body_die`: that size given to
-    the body finder too), the dice and boxes in `frame`'s pixels."""
+    the body finder too), the dice and boxes in `frame`'s pixels; `before`, the table before the throw, alike."""
     work, fx, fy = resized(frame, scale)
     boxes = None if changed is None else resized_boxes(changed, fx, fy, (work.shape[1], work.shape[0]))
     size = die * 0.5 * (fx + fy)
-    return restored(_read_frame(work, calibration, expect, net, boxes, size, body_die=size if body_die else None),
-                    fx, fy)
+    was = None if before is None else resized(before, scale)[0]
+    return restored(_read_frame(work, calibration, expect, net, boxes, size, body_die=size if body_die else None,
+                                before=was), fx, fy)
 
 
 class ViewCamera(Protocol):
@@ -344,11 +355,13 @@ class ViewCamera(Protocol):
 
 def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,
                 changed: Sequence[Box] | None, measured: float | None = None,
-                camera: ViewCamera | None = None, body_die: float | None = None) -> DiceReading:
+                camera: ViewCamera | None = None, body_die: float | None = None,
+                before: U8 | None = None) -> DiceReading:
     """`measured`: the die size in `frame`'s pixels that chose its scale (vision/scale.py: the calibrated one,
     else as measured in the frame), if any. `camera`: the view's camera where the calibration (of a frame
     read rectified, vision/oblique.py) carries no homography to pose one from. `body_die`: the die size the
-    body finder works at, uncalibrated, where it is known (a close-up); else it measures the frame."""
+    body finder works at, uncalibrated, where it is known (a close-up); else it measures the frame. `before`:
+    the table before the throw (read_dice)."""
     h, w = frame.shape[:2]
     hint = calibrated_die_size(calibration, (w, h))
     # Uncalibrated, the pip passes' scale comes from the frame's size, as the reader was developed, unless
@@ -473,6 +486,10 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         # Near overhead, where a leaning die's open side face lies too close to its top face for the lean
         # check's pips: its body (vision/lean.py).
         refuse_open_sides(frame, dice, problems, cam.down, hint or unit, calibration.die_color_bgr)
+    if cam is not None and camera is None and before is not None:
+        # ... and from the table before the throw: the side face's pips are new there (white dice, whose side
+        # face the board hides, and the rest).
+        refuse_new_side_pips(frame, before, dice, problems, cam.down, hint or unit, light_pips)
     if expect is not None and hint:
         # Calibrated only. Uncalibrated, on the photos as other cameras take them, dropping twins turned two
         # photo reads with a die misread elsewhere (a dark 2 read as 3) into wrong oks: a stray unread die,

@@ -22,7 +22,7 @@ watcher accepted as "how the table looks between throws". The decision, in order
 3. Hardly different from a scene known to hold no throw (the table as it was when watching started, or
    after the dice were last lifted) -> the play area was cleared: no read. This keeps board features a
    reader might mistake for a die (lettering, a piece) from turning every pick-up into an event.
-4. Otherwise read the dice once: with a `changed_reader`, only where the scene differs from the reference
+4. Otherwise read the dice once: with a `throw_reader`, only where the scene differs from the reference
    (vision/change.py: the dice thrown, the places they were lifted from, a piece moved meanwhile), since a
    die that did not move is no part of this throw and the rest of the board holds no die; but where it
    changed only around the dice lying (touched), the whole scene. No dice found -> the play area was
@@ -56,7 +56,8 @@ if TYPE_CHECKING:
 
 U8 = npt.NDArray[np.uint8]
 Reader = Callable[[U8], DiceReading]
-ChangedReader = Callable[[U8, tuple[Box, ...]], DiceReading]  # a frame, and where to read it
+# A frame; where to read it (None: all of it); the table before the throw, full size, black where a die lay.
+ThrowReader = Callable[[U8, tuple[Box, ...] | None, U8 | None], DiceReading]
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,16 +161,18 @@ class RollWatcher:
     """Feed frames with `feed(frame)`; it returns a `RollEvent` on the frame a throw is decided, else None.
 
     `reader` reads one BGR frame (the real one is `vision.read_dice` bound to the calibration); it is a
-    parameter so the watcher can be driven by any reader. `changed_reader`, if given, reads the throws
-    instead: a frame and the boxes (frame pixels) where it differs from the reference, which is all it needs
-    to read (the real one is `vision.read_dice(..., changed=boxes)`). The first scene and adopted ones are
-    read whole by `reader`: there is no earlier look to compare them with.
+    parameter so the watcher can be driven by any reader. `throw_reader`, if given, reads the throws
+    instead: a frame, the boxes (frame pixels) where it differs from the reference, which is all it needs
+    to read (None where it must read the whole frame: the dice lying were touched), and the reference at
+    full size, the table before the throw, with the dice that lay in it blacked out (the real one is
+    `vision.read_dice(..., changed=boxes, before=before)`). The first scene and adopted ones are read whole
+    by `reader`: there is no earlier look to compare them with.
     """
 
     reader: Reader
     calibration: Calibration | None = None
     config: WatcherConfig = field(default_factory=WatcherConfig)
-    changed_reader: ChangedReader | None = None
+    throw_reader: ThrowReader | None = None
 
     def __post_init__(self) -> None:
         self.state = WatchState.QUIET
@@ -179,6 +182,7 @@ class RollWatcher:
         self._geom: _Geometry | None = None
         self._prev: U8 | None = None
         self._reference: U8 | None = None
+        self._reference_image: U8 | None = None  # the reference at full size
         self._episode: _Episode | None = None
         self._last_motion = 0
         self._lying: tuple[Die, ...] | None = None  # the dice the last read saw lying in the play area
@@ -202,6 +206,7 @@ class RollWatcher:
         if prev is None or self._reference is None:
             # Dice already lying there when watching starts are not a throw, and touching them isn't either.
             self._reference = small
+            self._reference_image = frame.image.copy()  # (a source may reuse its buffer)
             self._idle.append(small)
             self._lying = self._read(frame.image)[0].dice
             self._lying_refused = False
@@ -253,6 +258,7 @@ class RollWatcher:
             self._geom = self._build_geometry(w, h)
             self._prev = None
             self._reference = None
+            self._reference_image = None
         return shrink(img, self._geom.factor)
 
     def _build_geometry(self, w: int, h: int) -> _Geometry:
@@ -323,8 +329,9 @@ class RollWatcher:
         self.last_event = event
         return event
 
-    def _settle(self, small: U8, state: WatchState) -> None:
+    def _settle(self, frame: Frame, small: U8, state: WatchState) -> None:
         self._reference = small
+        self._reference_image = frame.image.copy()
         self.state = state
         self._episode = None
 
@@ -335,11 +342,11 @@ class RollWatcher:
             self._note(frame.t, "rest after timeout: adopted")
             self._lying = self._read(frame.image)[0].dice
             self._lying_refused = True  # the timeout was an `unreadable` event
-            self._settle(small, WatchState.QUIET)
+            self._settle(frame, small, WatchState.QUIET)
             return None
         if change < cfg.same_scene_die_areas:
             self._note(frame.t, f"same scene ({change:.2f} die areas)")
-            self._settle(small, WatchState.SETTLED if self._lying is not None else WatchState.QUIET)
+            self._settle(frame, small, WatchState.SETTLED if self._lying is not None else WatchState.QUIET)
             return None
         if change > cfg.obstruction_die_areas:
             if ep.obstructed_since is None:
@@ -349,13 +356,13 @@ class RollWatcher:
                 self._note(frame.t, "big still change adopted as the new reference")
                 self._lying = self._read(frame.image)[0].dice
                 self._lying_refused = False
-                self._settle(small, WatchState.QUIET)
+                self._settle(frame, small, WatchState.QUIET)
             return None
 
         if any(self._changed(small, idle) / self._geom_die_area() < cfg.same_scene_die_areas for idle in self._idle):
             self._note(frame.t, "play area cleared (as the table looked with no throw)")
             self._lying = None
-            self._settle(small, WatchState.QUIET)
+            self._settle(frame, small, WatchState.QUIET)
             return None
         reading, read_ms, near, near_dice = self._read(frame.image, small)
         # Dice lie where nothing changed as they lay before; only those where the scene changed are new.
@@ -368,13 +375,13 @@ class RollWatcher:
             self._note(frame.t, "play area cleared")
             self._lying = None
             self._idle.append(small)
-            self._settle(small, WatchState.QUIET)
+            self._settle(frame, small, WatchState.QUIET)
             return None
         before = tuple(d for d in self._lying or () if inside(d.center, near))
         if self._lying is not None and self._same_dice(before, now):
             self._note(frame.t, "same dice as the last throw")
             self._lying = lying
-            self._settle(small, WatchState.SETTLED)
+            self._settle(frame, small, WatchState.SETTLED)
             return None
         if near_dice and self._lying_refused and reading.verdict is not Verdict.OK:
             # The dice of a refused throw touched, and still refused: the players were told to roll again
@@ -382,7 +389,7 @@ class RollWatcher:
             # same dice" cannot be told from their values and places.)
             self._note(frame.t, "the refused throw's dice touched")
             self._lying = lying
-            self._settle(small, WatchState.SETTLED)
+            self._settle(frame, small, WatchState.SETTLED)
             return None
         self.throws += 1
         event = RollEvent(reading=reading, frame=frame, throw_index=self.throws, motion_t=ep.motion_t,
@@ -392,7 +399,7 @@ class RollWatcher:
         self.last_event = event
         self._lying = lying
         self._lying_refused = reading.verdict is not Verdict.OK
-        self._settle(small, WatchState.SETTLED)
+        self._settle(frame, small, WatchState.SETTLED)
         return event
 
     def _read(self, image: U8, small: U8 | None = None) -> tuple[DiceReading, float, tuple[Box, ...], bool]:
@@ -400,10 +407,11 @@ class RollWatcher:
         die that came or went may lie (vision/change.py's cores of the changes from the reference), and
         whether the scene changed only around the dice lying.
 
-        With a changed reader, `image` is read only where it differs from the reference (finding where is
-        part of the time). Where the scene changed only around the dice lying (`touched`: a hand nudged or
-        lifted them, or the throw fell where they lay), it is read whole: a read of a part may find a part
-        of a die, and whether these are the same dice is judged against a whole read's."""
+        With a throw reader, `image` is read only where it differs from the reference (finding where is
+        part of the time), beside the reference at full size. Where the scene changed only around the dice
+        lying (`touched`: a hand nudged or lifted them, or the throw fell where they lay), it is read whole: a
+        read of a part may find a part of a die, and whether these are the same dice is judged against a whole
+        read's."""
         started = time.perf_counter()
         geom = self._geom
         reading: DiceReading | None = None
@@ -414,14 +422,28 @@ class RollWatcher:
                                   threshold=self.config.pixel_threshold, factor=geom.factor, mask=geom.motion_mask)
             near = cores(boxes, geom.die_size_px, geom.size)
             near_dice = touched(boxes, self._lying or (), geom.die_size_px * (0.5 + self.config.touch_die_sizes))
-            if self.changed_reader is not None and not near_dice:
-                reading = self.changed_reader(image, boxes)
+            if self.throw_reader is not None:
+                reading = self.throw_reader(image, None if near_dice else boxes, self._before())
         if reading is None:
             reading = self.reader(image)
         return reading, (time.perf_counter() - started) * 1000.0, near, near_dice
 
+    def _before(self) -> U8 | None:
+        """The reference at full size with the dice that lay in it blacked out (nothing known there: where a die
+        lifted uncovers the board's print, the print is new)."""
+        if self._reference_image is None:
+            return None
+        before = self._reference_image.copy()
+        size = self._geom.die_size_px if self._geom else 0.0
+        for d in self._lying or ():
+            cv2.circle(before, (round(d.center[0]), round(d.center[1])), max(1, round(d.size or size)), (0, 0, 0), -1)
+        return before
+
     def _same_dice(self, before: tuple[Die, ...], now: tuple[Die, ...]) -> bool:
-        """Whether `now` are the dice `before`: as many, each with the same value at the same place."""
+        """Whether `now` are the dice `before`: as many, each with the same value at the same place. Of a refused
+        throw, a die not read either time is taken for the same die whatever the other read (a cocked or stacked
+        die reads differently as the view of it changes: the table before the throw, vision/sidepips.py, where
+        a hand nudged it)."""
         if len(before) != len(now):
             return False
         geom = self._geom
@@ -429,7 +451,8 @@ class RollWatcher:
         tol = self.config.same_dice_tolerance * geom.die_size_px
         unused = list(before)
         for die in now:
-            match = next((b for b in unused if b.value == die.value
+            match = next((b for b in unused if (b.value == die.value or (
+                self._lying_refused and None in (b.value, die.value)))
                           and abs(b.center[0] - die.center[0]) <= tol
                           and abs(b.center[1] - die.center[1]) <= tol), None)
             if match is None:

@@ -1,7 +1,8 @@
 """`tableside read IMAGE… [--calibration FILE] [--expect N|any] [--before IMAGE] [--json] [--annotate OUT.png]`.
 
 Reads the dice in still images. With `--before` (a frame of the table before the throw, same camera and
-view), only where each image differs from it, as the roll watcher reads a throw (vision/change.py). One
+view), only where each image differs from it, and with a leaning die's side face told by its pips that were
+not there before, as the roll watcher reads a throw (vision/change.py, vision/sidepips.py). One
 JSON object per image with --json (one per line), else one line in words. Exit 0 whatever the verdicts;
 2 (via tableside.cli) for an image or calibration that can't be used.
 """
@@ -89,7 +90,8 @@ def handle(args: argparse.Namespace) -> int:
                 raise UsageError(f"--before {args.before} is {before.shape[1]}x{before.shape[0]} and {image} is "
                                  f"{frame.shape[1]}x{frame.shape[0]}: not two frames of one camera view")
             changed = changes(before, frame, die)
-        reading = read_dice(frame, calibration=calibration, expect=args.expect, changed=changed)
+        reading = read_dice(frame, calibration=calibration, expect=args.expect, changed=changed,
+                            before=before if changed is not None else None)
         if args.json:
             print(json.dumps({"image": str(image), **reading.to_json()}))
         else:

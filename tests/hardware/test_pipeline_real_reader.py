@@ -61,7 +61,8 @@ def test_watcher_with_the_real_reader_one_event_per_throw(changed: bool) -> None
     cam = SimulatedCamera(seed=3, script=["ok", "off_board", "ok", "cocked"])
     cal = cam.calibration()
     watcher = RollWatcher(reader=lambda img: read_dice(img, calibration=cal, expect=2), calibration=cal,
-                          changed_reader=(lambda img, boxes: read_dice(img, calibration=cal, expect=2, changed=boxes))
+                          throw_reader=(lambda img, boxes, before: read_dice(img, calibration=cal, expect=2,
+                                                                             changed=boxes, before=before))
                           if changed else None)
     events = list(watcher.watch(cam))
     assert [e.reading.verdict for e in events] == [t.verdict for t in cam.throws]
@@ -147,7 +148,8 @@ def test_watcher_reading_where_the_table_changed_over_programmes_with_hands(seed
     cam = SimulatedCamera(seed=seed, script=[kinds[(seed + i) % 4] for i in range(6)])
     cal = cam.calibration()
     watcher = RollWatcher(reader=lambda img: read_dice(img, calibration=cal), calibration=cal,
-                          changed_reader=lambda img, boxes: read_dice(img, calibration=cal, changed=boxes))
+                          throw_reader=lambda img, boxes, before: read_dice(img, calibration=cal, changed=boxes,
+                                                                            before=before))
     events = list(watcher.watch(cam))
     assert len(events) == len(cam.throws), [n for _, n in watcher.notes]
     for event, truth in zip(events, cam.throws, strict=True):

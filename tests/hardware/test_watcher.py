@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from hardware.simcam import SimulatedCamera, ThrowTruth
+from hardware.simcam import SimulatedCamera, ThrowTruth, face_up
 from vision.change import Box, cores, inside
 from vision.reading import DiceReading, Die, Verdict
 from vision.watcher import Frame, RollEvent, RollWatcher, WatcherConfig, WatchState
@@ -80,20 +80,56 @@ def test_reading_only_where_the_table_changed_keeps_one_event_per_throw(seed: in
     size = cam.size
     asked: list[tuple[Box, ...]] = []
 
-    def where_changed(_img: np.ndarray, boxes: tuple[Box, ...]) -> DiceReading:
-        asked.append(boxes)
+    def where_changed(_img: np.ndarray, boxes: tuple[Box, ...] | None, _before: np.ndarray | None) -> DiceReading:
         truth = cam.truth_reading()
+        if boxes is None:
+            return truth  # (the dice lying were touched: read whole)
+        asked.append(boxes)
         near = cores(boxes, cam.die_size_px(), size)
         return DiceReading(truth.verdict, truth.reason, tuple(d for d in truth.dice if inside(d.center, near)))
 
     watcher = RollWatcher(reader=lambda _img: cam.truth_reading(), calibration=cam.calibration(),
-                          changed_reader=where_changed)
+                          throw_reader=where_changed)
     events = list(watcher.watch(cam))
     assert_matches(events, cam.throws, fps=30.0)
     assert len(asked) >= len([t for t in cam.throws if t.kind != "spinner"])
     # Each read covered a small part of the frame: the throw, not the board.
     for boxes in asked:
         assert sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) < 0.2 * size[0] * size[1], boxes
+
+
+def test_the_throw_reader_gets_the_table_before_the_throw_with_the_dice_that_lay_there_blacked_out() -> None:
+    """M.DICE.2 (vision/sidepips.py): the reader compares a throw with the table before it; where a die lay
+    there, nothing is known (lifted, it uncovers the board's print, which is new)."""
+    cam = SimulatedCamera(seed=11, script=[], hands=False)
+    s = cam.die_mm / 2
+    first = [cam.posed_die((x, -40.0, s), face_up(v)) for x, v in ((-60.0, 3), (-10.0, 5))]
+    second = [cam.posed_die((x, 50.0, s), face_up(v)) for x, v in ((10.0, 2), (70.0, 6))]
+    scenes = [cam.still([]), cam.still(first), cam.still(second)]  # thrown again without the table cleared
+    truths = [(), *(tuple(cam.project(np.array([[*p.center[:2], 2 * s]]))[0] for p in dice)
+                    for dice in (first, second))]
+    frames = [Frame(scenes[i // 20], i / 30.0, i) for i in range(60)]
+    seen: list[tuple[np.ndarray, np.ndarray | None]] = []
+
+    def whole(img: np.ndarray) -> DiceReading:
+        k = next(k for k, scene in enumerate(scenes) if img is scene)
+        return DiceReading(Verdict.OK, "", tuple(Die(1 + k, (float(x), float(y)), 1.0, size=cam.die_size_px())
+                                                 for x, y in truths[k]))
+
+    def throw(img: np.ndarray, _boxes: tuple[Box, ...] | None, before: np.ndarray | None) -> DiceReading:
+        seen.append((img, before))
+        return whole(img)
+
+    watcher = RollWatcher(reader=whole, calibration=cam.calibration(), throw_reader=throw)
+    events = list(watcher.watch(frames))
+    assert len(events) == 2 and [img is scenes[k] for k, (img, _) in zip((1, 2), seen, strict=True)] == [True, True]
+    (_, b1), (_, b2) = seen
+    assert b1 is not None and (b1 == scenes[0]).all()  # the empty table: nothing lay there
+    assert b2 is not None and b2.shape == scenes[1].shape
+    for x, y in truths[1]:  # where the first throw's dice lay: black
+        assert not b2[round(y), round(x)].any()
+    # ... and elsewhere the table as it was before the second throw, not the second throw.
+    assert ((b2 == scenes[1]) | (b2 == 0)).all() and (b2 == scenes[1]).mean() > 0.9
 
 
 def test_settle_latency_at_30_fps(all_kinds_30fps: tuple) -> None:

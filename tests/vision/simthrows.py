@@ -20,10 +20,16 @@ from vision.reading import DiceReading
 
 def sim_throw(kind: str, seed: int) -> tuple[Any, Calibration, Any]:
     """The frame at rest of one simulated throw of `kind`, the camera's calibration, and the truth."""
+    frame, _, cal, truth = sim_throw_before(kind, seed)
+    return frame, cal, truth
+
+
+def sim_throw_before(kind: str, seed: int) -> tuple[Any, Any, Calibration, Any]:
+    """As sim_throw, with the table before the throw (its first frame) second."""
     cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
-    frame = list(cam)[-1].image
+    frames = list(cam)
     (truth,) = cam.throws
-    return frame, cam.calibration(), truth
+    return frames[-1].image, frames[0].image, cam.calibration(), truth
 
 
 def assert_read_right(seed: int) -> None:
@@ -48,11 +54,12 @@ def count_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list
 
 
 def sim_table(tilt: float, seed: int, flat: int, leaning: int = 0, lean_deg: float = 25.0,
-              look: str = "white") -> tuple[Any, list[tuple[int, tuple[float, float], bool]], float]:
+              look: str = "white") -> tuple[Any, list[tuple[int, tuple[float, float], bool]], float, Any]:
     """A table set by hand, seen by the simulated camera `tilt` degrees off vertical: `flat` dice lying flat
     and `leaning` dice leaning alike (`lean_deg` about one horizontal axis, as against a tray's side), at
     random places on the board's middle, with random values and turns. Returns the frame, each die's (value
-    up before leaning, its top face's centre in the frame, leaning) and the camera's die size in pixels."""
+    up before leaning, its top face's centre in the frame, leaning), the camera's die size in pixels and the
+    table without the dice (the table before the throw; its sensor noise drawn anew)."""
     body, pip = DICE_LOOKS[look]
     cam = SimulatedCamera(seed=seed, script=[], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
     rng = np.random.default_rng(1000 + seed)
@@ -75,13 +82,15 @@ def sim_table(tilt: float, seed: int, flat: int, leaning: int = 0, lean_deg: flo
         poses.append(cam.posed_die((float(p[0]), float(p[1]), z), rot))
         top = cam.project(np.array([[p[0], p[1], z + s]]))[0]
         truth.append((value, (float(top[0]), float(top[1])), lean))
-    return cam.still(poses), truth, cam.die_size_px()
+    frame = cam.still(poses)
+    return frame, truth, cam.die_size_px(), cam.still([])
 
 
-def sim_touching(tilt: float, seed: int, look: str = "white") -> tuple[Any, tuple[int, int]]:
+def sim_touching(tilt: float, seed: int, look: str = "white") -> tuple[Any, tuple[int, int], Any]:
     """Two dice lying flat and touching (or 0-15% of a side apart), seen by the simulated camera `tilt` degrees
     off vertical near the board's middle: the first turned square to the line between them half the time,
-    else at random, and the second within 17 degrees of the first. Returns the frame and the two values up."""
+    else at random, and the second within 17 degrees of the first. Returns the frame, the two values up and the
+    table without the dice."""
     body, pip = DICE_LOOKS[look]
     cam = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
     rng = np.random.default_rng(5000 + seed)
@@ -94,7 +103,8 @@ def sim_touching(tilt: float, seed: int, look: str = "white") -> tuple[Any, tupl
     turns = (spin, spin + float(rng.uniform(-0.3, 0.3)))
     poses = [cam.posed_die((float(c[0]), float(c[1]), s), _turn((0.0, 0.0, 1.0), t) @ face_up(v))
              for c, v, t in zip((p, q), values, turns, strict=True)]
-    return cam.still(poses), values
+    frame = cam.still(poses)
+    return frame, values, cam.still([])
 
 
 def _turn(axis: tuple[float, float, float], angle: float) -> NDArray[np.float64]:

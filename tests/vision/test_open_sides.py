@@ -112,7 +112,7 @@ def test_touching_dice_of_one_colour_are_read(seed: int) -> None:
     """Two black dice touching, straight overhead: the other die's body (and its pips, holes in the one
     silhouette) past an edge is no side face. These were refused as cocked until points on another die read
     were left out (OTHER_DIE)."""
-    frame, values = sim_touching(0.0, seed, "black")
+    frame, values, _ = sim_touching(0.0, seed, "black")
     r = read_dice(frame, _calibration("black"), expect=2)
     assert r.verdict is Verdict.OK, r.reason
     assert sorted(r.values) == sorted(values)  # type: ignore[type-var]
@@ -130,9 +130,9 @@ def test_leaning_dice_near_overhead_are_refused_and_flat_ones_read(look: str, mo
     for tilt in (0.0, 8.0):
         cal = _calibration(look, tilt)
         for seed in range(50, 60):
-            frame, _, _ = sim_table(tilt, seed, 1, 1, 25.0, look)
+            frame, _, _, _ = sim_table(tilt, seed, 1, 1, 25.0, look)
             wrong += read_dice(frame, cal, expect=2).verdict is Verdict.OK
-            frame, truth, _ = sim_table(tilt, seed, 2, 0, 25.0, look)
+            frame, truth, _, _ = sim_table(tilt, seed, 2, 0, 25.0, look)
             r = read_dice(frame, cal, expect=2)
             right += r.verdict is Verdict.OK and sorted(r.values) == sorted(t[0] for t in truth)  # type: ignore[type-var]
     assert wrong <= most_wrong, wrong

@@ -107,7 +107,7 @@ def test_real_dice_on_a_table_seen_at_35_degrees_read_more(monkeypatch: pytest.M
     # with the view undone against 27 as taken, none wrong either way (bench/slant.py, 20 scenes: 79 / 56).
     undone = taken = 0
     for seed in range(10):
-        frame, truth, size = sim_table(35.0, seed, 5)
+        frame, truth, size, _ = sim_table(35.0, seed, 5)
         for mode in ("undone", "taken"):
             r = read_dice(frame, expect=5) if mode == "undone" else _as_taken(monkeypatch, frame, 5)
             for (value, _, _), hit in zip(truth, trusted_at(r, truth, size), strict=True):

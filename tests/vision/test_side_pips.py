@@ -1,0 +1,218 @@
+"""M.DICE.2: a white die leaning near overhead, told from the table before the throw (vision/sidepips.py).
+
+A white die's open side face is the board's shade and hue, and the board's print makes pip-sized dark spots
+beside any die; the table before the throw has the print and not the die, so a side face's pips are what is
+new there. Synthetic frames for each rule, then the simulated camera's 3-D dice (seeds 0-19 chose the
+constants; the slow test reads seeds 50-59).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.simcam import SimulatedCamera
+from tests.vision.simthrows import sim_table, sim_throw_before, sim_touching
+from vision import Verdict, read_dice
+from vision.reading import Die
+from vision.sidepips import refuse_new_side_pips, square_turn
+
+SIDE = 40.0
+CENTRE = (200.0, 150.0)
+REASON = "cocked: a side face's pips show beside the top face (not there before the throw)"
+
+
+def _table() -> np.ndarray:
+    board = np.full((300, 400, 3), 190, np.uint8)
+    cv2.putText(board, "TABLESIDE", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (60, 60, 60), 3)
+    return board
+
+
+def _die(img: np.ndarray) -> Die:
+    """A flat white 3, square to the frame, drawn on `img` at CENTRE."""
+    x, y, h = int(CENTRE[0]), int(CENTRE[1]), int(SIDE / 2)
+    cv2.rectangle(img, (x - h, y - h), (x + h - 1, y + h - 1), (235, 235, 235), -1)
+    for k in (-1, 0, 1):
+        cv2.circle(img, (x + k * 11, y + k * 11), 4, (25, 25, 25), -1)
+    corners = ((x - h, y + h), (x - h, y - h), (x + h, y - h), (x + h, y + h))
+    return Die(3, CENTRE, 0.9, size=SIDE, corners=tuple((float(a), float(b)) for a, b in corners))
+
+
+def _refused(frame: np.ndarray, before: np.ndarray, die: Die) -> bool:
+    dice, problems = [die], [""]
+    refuse_new_side_pips(frame, before, dice, problems, lambda _xy: (0.0, 0.0), SIDE)
+    return dice[0].value is None and problems[0] == REASON
+
+
+def _side_face(img: np.ndarray, pip: bool = True) -> None:
+    """A side face 0.42 of a side wide (a 25-degree lean) past the die's right edge, a pip on it squashed so."""
+    x, y, h = int(CENTRE[0]), int(CENTRE[1]), int(SIDE / 2)
+    cv2.rectangle(img, (x + h, y - h), (x + h + 16, y + h - 1), (165, 165, 165), -1)
+    if pip:
+        cv2.ellipse(img, (x + h + 8, y), (2, 4), 0, 0, 360, (25, 25, 25), -1)
+
+
+def test_a_side_face_pip_new_since_before_refuses_the_die() -> None:
+    before = _table()
+    frame = before.copy()
+    die = _die(frame)
+    assert not _refused(frame, before, die)  # flat: nothing past its edge
+    _side_face(frame)
+    assert _refused(frame, before, die)
+
+
+def test_a_side_face_without_a_pip_is_no_lean_to_this_check() -> None:
+    before = _table()
+    frame = before.copy()
+    die = _die(frame)
+    _side_face(frame, pip=False)
+    assert not _refused(frame, before, die)
+
+
+def test_a_shadow_beside_the_die_is_not_a_pip() -> None:
+    """A shadow multiplies the board by a factor (here 0.5, a narrow one the black-hat fills): not as dark as
+    a pip, nor as dark as the die's own pips."""
+    before = _table()
+    frame = before.copy()
+    die = _die(frame)
+    x, y, h = int(CENTRE[0]), int(CENTRE[1]), int(SIDE / 2)
+    frame[y - 6:y + 2, x + h + 3:x + h + 9] = (frame[y - 6:y + 2, x + h + 3:x + h + 9] * 0.5).astype(np.uint8)
+    assert not _refused(frame, before, die)
+    # ... while a spot as dark as a pip there is one.
+    frame[y - 6:y + 2, x + h + 3:x + h + 9] = 25
+    assert _refused(frame, before, die)
+
+
+def test_the_boards_print_beside_the_die_was_there_before() -> None:
+    """A pip-sized dark mark of the board's print past the die's edge is in `before` too: not new."""
+    before = _table()
+    x, y, h = int(CENTRE[0]), int(CENTRE[1]), int(SIDE / 2)
+    cv2.ellipse(before, (x + h + 8, y), (2, 4), 0, 0, 360, (25, 25, 25), -1)
+    frame = before.copy()
+    die = _die(frame)
+    assert not _refused(frame, before, die)
+    # ... and where before is black (a die lay there: nothing known), nothing is new either.
+    frame2 = _table()
+    die = _die(frame2)
+    _side_face(frame2)
+    blacked = _table()
+    cv2.circle(blacked, (x, y), int(1.2 * SIDE), (0, 0, 0), -1)
+    assert not _refused(frame2, blacked, die)
+
+
+def test_light_pips_are_asked_the_same_with_the_grey_levels_turned_over() -> None:
+    """A dark die with light pips on a dark board (the synthetic frames turned over): its side face's light pip,
+    new since before, refuses it; where before is black (not known), nothing is new, turned over or not."""
+    before = _table()
+    frame = before.copy()
+    die = _die(frame)
+    _side_face(frame)
+    dark_before, dark_frame = 255 - before, 255 - frame
+    dice, problems = [die], [""]
+    refuse_new_side_pips(dark_frame, dark_before, dice, problems, lambda _xy: (0.0, 0.0), SIDE, light_pips=True)
+    assert dice[0].value is None and problems[0] == REASON
+    dice = [die]
+    refuse_new_side_pips(dark_frame, dark_before, dice, [""], lambda _xy: (0.0, 0.0), SIDE)
+    assert dice[0].value == 3  # (as dark pips, its light pip is no spot)
+    unknown = dark_before.copy()
+    x, y = int(CENTRE[0]), int(CENTRE[1])
+    cv2.circle(unknown, (x, y), int(1.2 * SIDE), (0, 0, 0), -1)
+    refuse_new_side_pips(dark_frame, unknown, dice, [""], lambda _xy: (0.0, 0.0), SIDE, light_pips=True)
+    assert dice[0].value == 3
+
+
+def test_another_die_beside_it_is_not_its_side_face() -> None:
+    before = _table()
+    frame = before.copy()
+    die = _die(frame)
+    _side_face(frame)
+    other = Die(5, (CENTRE[0] + 1.05 * SIDE, CENTRE[1]), 0.9, size=SIDE)
+    dice, problems = [die, other], ["", ""]
+    refuse_new_side_pips(frame, before, dice, problems, lambda _xy: (0.0, 0.0), SIDE)
+    assert dice[0].value == 3  # the spot lies on the other die's outline
+
+
+def test_a_lone_pips_turn_comes_from_its_edges() -> None:
+    for deg in (0.0, 10.0, 25.0, 40.0, 80.0):
+        img = np.full((200, 200), 190, np.uint8)
+        box = cv2.boxPoints(((100.0, 100.0), (SIDE, SIDE), deg))
+        cv2.fillPoly(img, [np.round(box * 16).astype(np.int32)], 235, cv2.LINE_AA, 4)
+        cv2.circle(img, (100, 100), 4, 25, -1)
+        got = math.degrees(square_turn(img, (100.0, 100.0), SIDE)) % 90.0
+        assert min(abs(got - deg % 90.0), 90.0 - abs(got - deg % 90.0)) < 2.0, (deg, got)
+
+
+def test_a_frame_before_of_another_shape_is_a_one_line_error() -> None:
+    frame = _table()
+    with pytest.raises(ValueError, match=r"the frame before the throw \(150x200x3 uint8\) is not shaped as the frame"):
+        read_dice(frame, before=np.zeros((150, 200, 3), np.uint8))
+
+
+@pytest.mark.parametrize(("tilt", "seed", "lean"), [(0.0, 3, 25.0), (0.0, 6, 35.0), (0.0, 8, 25.0),
+                                                    (8.0, 1, 25.0), (18.0, 6, 25.0)])
+def test_white_dice_leaning_near_overhead_are_refused_given_the_table_before(tilt: float, seed: int,
+                                                                            lean: float) -> None:
+    """The simulated camera, one white die flat and one leaning, calibrated: accepted without the table before
+    the throw (the board hides a white die's side face), refused with it. (0.0, 8): the leaning die is a 1, its
+    turn taken from its edges."""
+    frame, _, _, before = sim_table(tilt, seed, 1, 1, lean)
+    cal = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=tilt).calibration()
+    assert read_dice(frame, cal).verdict is Verdict.OK
+    r = read_dice(frame, cal, before=before)
+    assert r.verdict is Verdict.UNREADABLE and r.reason.endswith(REASON), r.reason
+
+
+@pytest.mark.parametrize("tilt", [0.0, 8.0, 18.0])
+def test_flat_and_touching_white_dice_still_read_given_the_table_before(tilt: float) -> None:
+    """Seeds 0-9 (touching seed 10: the two dice's shadows overlap in the crevice, 0.29 of the board's grey and
+    0.14 of the way from the pips' grey to the face's: not a pip)."""
+    cal = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=tilt).calibration()
+    for seed in range(0, 11):
+        frame, truth, _, before = sim_table(tilt, seed, 2, 0)
+        plain = read_dice(frame, cal)
+        if plain.verdict is Verdict.OK:
+            assert read_dice(frame, cal, before=before) == plain, (seed, truth)
+        frame, values, before = sim_touching(tilt, seed)
+        plain = read_dice(frame, cal)
+        if plain.verdict is Verdict.OK:
+            assert read_dice(frame, cal, before=before) == plain, (seed, values)
+
+
+def test_the_simulated_cameras_throws_read_the_same_given_the_table_before() -> None:
+    """Its plain throws read right still; its cocked and stacked ones stay refused."""
+    for kind in ("ok", "cocked", "stacked"):
+        for seed in range(0, 6):
+            frame, before, cal, truth = sim_throw_before(kind, seed)
+            r = read_dice(frame, cal, before=before)
+            assert r.verdict is truth.verdict, (kind, seed, r.reason)
+            if kind == "ok":
+                assert sorted(r.values) == sorted(truth.values), (seed, r.values)  # type: ignore[type-var]
+
+
+@pytest.mark.slow
+def test_white_dice_leaning_near_overhead_held_out_seeds() -> None:
+    """Seeds 50-59 (not seen choosing the constants), the camera 0, 8 and 18 degrees off vertical: one die flat
+    and one leaning 25 or 35 degrees (60 throws), two flat (30) and two touching (30). Measured 2026-11-27:
+    wrong `ok`s 6 without the table before -> 2 with it; flat and touching pairs read right 55 -> 55."""
+    wrong = [0, 0]
+    right = [0, 0]
+    for tilt in (0.0, 8.0, 18.0):
+        cal = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=tilt).calibration()
+        for seed in range(50, 60):
+            for lean in (25.0, 35.0):
+                frame, _, _, before = sim_table(tilt, seed, 1, 1, lean)
+                for k, was in enumerate((None, before)):
+                    wrong[k] += read_dice(frame, cal, before=was).verdict is Verdict.OK
+            frame, truth, _, before = sim_table(tilt, seed, 2, 0)
+            pairs = [(frame, sorted(v for v, _, _ in truth), before)]
+            frame, values, before = sim_touching(tilt, seed)
+            pairs.append((frame, sorted(values), before))
+            for frame, want, before in pairs:
+                for k, was in enumerate((None, before)):
+                    r = read_dice(frame, cal, before=was)
+                    right[k] += r.verdict is Verdict.OK and sorted(r.values) == want  # type: ignore[type-var]
+    assert wrong[1] <= 3 and wrong[1] < wrong[0], wrong
+    assert right[1] >= 53, right

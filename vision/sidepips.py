@@ -1,0 +1,211 @@
+"""Whether a die leans, from the table before the throw: pips beside its top face that were not there before.
+
+Near overhead a die leaning 25-35 degrees opens a side face 0.42-0.57 of a side wide beside its top face, its
+pips within a pitch or so of the top face's edge. On a light board a white die's side face cannot be told from
+the board by its shade or hue, and the board's lettering, lines and pieces make dark spots of a pip's size
+beside any die (docs/vision.md, "Dice leaning near overhead": every such spot taken for a side face's pip
+refused half the plain throws). The table as it looked before the throw (the roll watcher holds it) has all
+of those and none of the die: a dark spot there now, pip-sized, as dark as the die's own pips and much darker
+than what was there before (a shadow darkens the board by a factor, a pip is black), past where a flat die's
+own side faces reach, is a side face's pip. Dice with light pips (red, black) are asked the same with the grey
+levels turned over; their body shows a side face too (vision/lean.py, refuse_open_sides), and this adds
+little there.
+
+Pure: two frames and the dice read in, the dice (refused or not) out.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.darkpips import KERNEL_PER_DIAM, PIP_D_PER_G
+from vision.lightface import SIDE_PER_G, Down
+from vision.pips import odd
+from vision.reading import Die
+
+U8 = NDArray[np.uint8]
+F64 = NDArray[np.float64]
+
+# Where a side face's pips are looked for, in die sides past a flat die's outline (its top face swept along
+# `down`, which is all a flat die shows of itself): a die leaning 25 degrees shows its side face's pips 0.1-0.32
+# of a side past the top face's edge; the first 0.1 is the rim, the outline's blur and the read's error.
+BAND = (0.1, 0.45)
+# ... and within this many sides of the edge's middle, across it (beside a side face, not past a corner).
+ACROSS = 0.45
+# A spot counts where its black-hat response has grown since before by this share of the strongest in the die's
+# top face (its pips'), ...
+NEW_SHARE = 0.35
+# ... its darkest pixel is at most this far from the die's own pips' grey towards its face's (a side face's pip
+# is black: on the simulated camera 0.02 at most on 13 of 14 leaning dice, 0.16 on the last; a die's shadow
+# 0.4, two dice's overlapping in the crevice between touching dice 0.14-0.20), ...
+AS_DARK = 0.1
+# ... and at most this share of the grey there before (a shadow multiplies the board by 0.5 or more; a pip is
+# 0.1-0.15 of a light board, and 0.37 where it lay on a line of the board's print).
+DARKER = 0.4
+# A spot's size: at least this many square sides (a pip 0.2 of a side across, squashed to 0.42 and thresholded
+# near its middle), and no longer than this many sides (not the long edge of a shadow).
+SPOT_AREA = 0.004
+SPOT_LONG = 0.4
+# Points within this many sides of another die read's flat outline are that die's (its pips, its side faces).
+OTHER_DIE = 0.15
+
+
+def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[str], down: Down,
+                         die: float, light_pips: bool = False) -> None:
+    """Refuse (in place) every die read that shows a side face's pips beside its top face that `before` (the
+    table before the throw, the same camera and size; black where it is not known) did not have (M.DICE.2:
+    a cocked die). `down`: the board camera's (vision/camera.py); `die`: the calibrated die's side.
+    `light_pips`: the dice's pips are lighter than their body (red or black dice): the grey levels are
+    turned over, so that their pips are dark spots as a white die's are."""
+    for i, d in enumerate(dice):
+        if d.value is None:
+            continue
+        if _new_pip(frame, before, d, [o for o in dice if o is not d], down, die, light_pips):
+            dice[i] = replace(d, value=None, confidence=0.0)
+            problems[i] = "cocked: a side face's pips show beside the top face (not there before the throw)"
+
+
+def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float, light_pips: bool) -> bool:
+    h, w = frame.shape[:2]
+    side = d.size or die
+    k = odd(KERNEL_PER_DIAM * PIP_D_PER_G * side / SIDE_PER_G)
+    # (A flat die's outline reaches 0.71 of a side from its centre, and `down` on; the black-hat needs half its
+    # kernel more.)
+    dx, dy = down(d.center)
+    reach = math.ceil((0.71 + BAND[1]) * side + math.hypot(dx, dy) + k / 2 + 2)
+    cx, cy = d.center
+    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    x1, y1 = min(w, int(cx) + reach + 1), min(h, int(cy) + reach + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return False
+    now = np.asarray(cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    was = np.asarray(cv2.cvtColor(before[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    if light_pips:
+        unknown = ~before[y0:y1, x0:x1].any(axis=2)
+        now, was = 255 - now, 255 - was
+        was[unknown] = 0  # (still nothing known there)
+    centre = (cx - x0, cy - y0)  # in the patch
+    # A lone pip gives no turn: the top face's edges do.
+    turn = square_turn(now, centre, side) if d.value == 1 else d.turn
+    c, s = math.cos(turn), math.sin(turn)
+    # The top face, within 0.4 of a side of its centre along its edges: its pips' grey, its own, its pips' spots.
+    fy, fx = np.nonzero(np.ones((y1 - y0, x1 - x0), bool)[
+        max(0, int(centre[1] - 0.6 * side)):int(centre[1] + 0.6 * side) + 1,
+        max(0, int(centre[0] - 0.6 * side)):int(centre[0] + 0.6 * side) + 1])
+    fx, fy = fx + max(0, int(centre[0] - 0.6 * side)), fy + max(0, int(centre[1] - 0.6 * side))
+    ru, rv = fx - centre[0], fy - centre[1]
+    on = (np.abs(ru * c + rv * s) < 0.4 * side) & (np.abs(rv * c - ru * s) < 0.4 * side)
+    if on.sum() < 4:
+        return False
+    grey = now[fy[on], fx[on]]
+    low, mid = len(grey) // 50, len(grey) // 2  # (its 2nd percentile and its median)
+    parts = np.partition(grey, (low, mid))
+    pip_grey, face_grey = float(parts[low]), float(parts[mid])
+    if face_grey - pip_grey < 1.0:
+        return False
+    # Pixels as dark as a pip and much darker than before: a spot is one only where its darkest pixel is (below),
+    # so with none in the band there is none (and no black-hat to take: most flat dice end here).
+    dark = now <= pip_grey + AS_DARK * (face_grey - pip_grey)
+    dark &= now <= DARKER * np.maximum(was, 1).astype(np.float64)
+    band = _Band(d, side, turn, (x0, y0), centre, others, down, die)
+    if not band.holds(*np.nonzero(dark)).any():
+        return False
+    ker = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
+    r_now = cv2.GaussianBlur(cv2.morphologyEx(now, cv2.MORPH_BLACKHAT, ker), (3, 3), 0.8)
+    # (Before's spots grown a pixel: the board's print may shift by one with the sensor's noise.)
+    r_was = cv2.dilate(cv2.GaussianBlur(cv2.morphologyEx(was, cv2.MORPH_BLACKHAT, ker), (3, 3), 0.8),
+                       np.ones((3, 3), np.uint8))
+    least = NEW_SHARE * float(r_now[fy[on], fx[on]].max())
+    ys, xs = np.nonzero(cv2.subtract(r_now, r_was) >= max(least, 1.0))
+    keep = band.holds(ys, xs)
+    if not keep.any():
+        return False
+    spots = np.zeros(now.shape, np.uint8)
+    spots[ys[keep], xs[keep]] = 1
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(spots, connectivity=8)
+    for j in range(1, n):
+        if stats[j, cv2.CC_STAT_AREA] < SPOT_AREA * side * side:
+            continue
+        py, px = np.nonzero(labels == j)
+        _, (rw, rh), _ = cv2.minAreaRect(np.column_stack([px, py]).astype(np.float32))
+        if max(rw, rh) > SPOT_LONG * side:
+            continue
+        if dark[py, px][int(np.argmin(now[py, px]))]:
+            return True
+    return False
+
+
+class _Band:
+    """Where a side face's pips are looked for beside the die `d` (BAND, ACROSS), clear of the other dice read
+    (OTHER_DIE); pixels of a patch whose corner is `off` in the frame (`centre`: the die's there)."""
+
+    def __init__(self, d: Die, side: float, turn: float, off: tuple[int, int], centre: tuple[float, float],
+                 others: list[Die], down: Down, die: float) -> None:
+        self.d, self.side, self.turn, self.off, self.centre = d, side, turn, off, centre
+        self.others, self.down, self.die = others, down, die
+
+    def holds(self, ys: NDArray[np.intp], xs: NDArray[np.intp]) -> NDArray[np.bool_]:
+        side = self.side
+        # (Within half a side of its centre is the top face itself.)
+        keep = np.asarray(np.hypot(xs - self.centre[0], ys - self.centre[1]) >= 0.5 * side, bool)
+        if not keep.any():
+            return keep
+        pts = np.column_stack([xs[keep] + self.off[0], ys[keep] + self.off[1]]).astype(np.float64)
+        rel = pts - np.array(self.d.center)
+        c, s = math.cos(self.turn), math.sin(self.turn)
+        u, v = rel @ np.array([c, s]), rel @ np.array([-s, c])
+        past = _outside(pts, _outline(self.d.center, side, self.turn, self.down))
+        near = (past >= BAND[0] * side) & (past <= BAND[1] * side)
+        near &= (np.abs(u) <= ACROSS * side) | (np.abs(v) <= ACROSS * side)
+        for o in self.others:
+            if near.any():
+                near &= _outside(pts, _outline(o.center, o.size or self.die, o.turn, self.down)) > OTHER_DIE * side
+        keep[keep] = near
+        return keep
+
+
+def _outline(centre: tuple[float, float], side: float, turn: float, down: Down) -> F64:
+    """A flat die's outline as the camera sees it (a convex polygon, frame pixels): its top face of `side` at
+    `centre`, turned by `turn`, swept along `down` (its side faces)."""
+    c, s = math.cos(turn), math.sin(turn)
+    corners = np.array(centre) + (0.5 * side) * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ np.array(
+        [[c, s], [-s, c]])
+    dv = np.array(down(centre), np.float64)
+    return np.asarray(cv2.convexHull(np.vstack([corners, corners + dv]).astype(np.float32)).reshape(-1, 2),
+                      np.float64)
+
+
+def _outside(pts: F64, hull: F64) -> F64:
+    """Each point's distance (pixels) outside the convex polygon `hull` (0 inside it)."""
+    a = hull
+    e = np.concatenate([hull[1:], hull[:1]]) - a  # (m, 2) edges
+    rel = pts[:, None, :] - a[None, :, :]  # (n, m, 2)
+    t = np.clip((rel * e[None]).sum(axis=2) / np.maximum((e * e).sum(axis=1), 1e-12)[None], 0.0, 1.0)
+    d = np.hypot(rel[..., 0] - t * e[None, :, 0], rel[..., 1] - t * e[None, :, 1]).min(axis=1)
+    cross = e[None, :, 0] * rel[..., 1] - e[None, :, 1] * rel[..., 0]
+    inside = (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+    return np.asarray(np.where(inside, 0.0, d), np.float64)
+
+
+def square_turn(gray: U8, centre: tuple[float, float], side: float) -> float:
+    """The turn (radians, modulo a quarter turn) of a square face of `side` at `centre`: the mean direction of
+    the grey level's gradients round its edges, each taken four times (so that the four edges agree), weighted
+    by its strength."""
+    h, w = gray.shape
+    r = int(0.8 * side) + 2
+    x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
+    patch = gray[y0:min(h, int(centre[1]) + r + 1), x0:min(w, int(centre[0]) + r + 1)].astype(np.float32)
+    if patch.shape[0] < 3 or patch.shape[1] < 3:
+        return 0.0
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1)
+    yy, xx = np.mgrid[0:patch.shape[0], 0:patch.shape[1]]
+    dist = np.hypot(xx + x0 - centre[0], yy + y0 - centre[1])
+    ring = (dist > 0.3 * side) & (dist < 0.75 * side)  # the edges, not the pip
+    z = ((gx * gx + gy * gy) * np.exp(4j * np.arctan2(gy, gx)))[ring].sum()
+    return float(np.angle(z) / 4.0)
