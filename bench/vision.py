@@ -53,6 +53,12 @@ timed part): the same accuracy; photos 96.6 / 34.6 ms (0.36x), crops 69.9 / 26.0
 median 11.2, mean 14.6 ms against 28.0 / 28.8 ms (2.51x / 1.98x), by kind 9.8 / 12.3 / 14.6 / 21.5 ms on
 the mean; whole 15.3 / 28.5 ms (1.83x / 1.01x).
 
+2026-11-27, the next session: the where-changed read is given the table before the throw (the throw's first
+frame), as the roll watcher now gives its reference (vision/sidepips.py: a leaning die's side face's pips, new
+since then). Against the commit before, one run after the other: the same verdicts; where changed median /
+mean 9.2 / 11.1 -> 9.8 / 11.2 ms, the peer 27.1 / 25.6 and 21.8 / 24.2 ms (2.94x / 2.29x -> 2.23x / 2.15x; the
+machine's speed wandered by a quarter between runs); the check alone 0.7-1.4 ms a read.
+
 --sim-scale K takes the simulated camera's frames resized by K (both frames of a throw, INTER_AREA): a camera
 with smaller dice seeing the same table, its calibration scaled with the frame. At 0.62 (397x298, dice of 19
 px, below the development photos' smallest) on 2026-11-26, 40 seeds, R=3: read enlarged to the working die

@@ -17,7 +17,7 @@ Pure: two frames and the dice read in, the dice (refused or not) out.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -72,7 +72,7 @@ def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[
 
 def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float, light_pips: bool) -> bool:
     h, w = frame.shape[:2]
-    side = d.size or die
+    side = max(d.size, die)  # (a face read small would leave its own edge past the outline)
     k = odd(KERNEL_PER_DIAM * PIP_D_PER_G * side / SIDE_PER_G)
     # (A flat die's outline reaches 0.71 of a side from its centre, and `down` on; the black-hat needs half its
     # kernel more.)
@@ -94,10 +94,10 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
     turn = square_turn(now, centre, side) if d.value == 1 else d.turn
     c, s = math.cos(turn), math.sin(turn)
     # The top face, within 0.4 of a side of its centre along its edges: its pips' grey, its own, its pips' spots.
-    fy, fx = np.nonzero(np.ones((y1 - y0, x1 - x0), bool)[
-        max(0, int(centre[1] - 0.6 * side)):int(centre[1] + 0.6 * side) + 1,
-        max(0, int(centre[0] - 0.6 * side)):int(centre[0] + 0.6 * side) + 1])
-    fx, fy = fx + max(0, int(centre[0] - 0.6 * side)), fy + max(0, int(centre[1] - 0.6 * side))
+    fy, fx = (g.ravel() for g in np.mgrid[max(0, int(centre[1] - 0.6 * side)):int(centre[1] + 0.6 * side) + 1,
+                                          max(0, int(centre[0] - 0.6 * side)):int(centre[0] + 0.6 * side) + 1])
+    inside = (fy < y1 - y0) & (fx < x1 - x0)
+    fy, fx = fy[inside], fx[inside]
     ru, rv = fx - centre[0], fy - centre[1]
     on = (np.abs(ru * c + rv * s) < 0.4 * side) & (np.abs(rv * c - ru * s) < 0.4 * side)
     if on.sum() < 4:
@@ -140,14 +140,20 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
     return False
 
 
+@dataclass(frozen=True)
 class _Band:
-    """Where a side face's pips are looked for beside the die `d` (BAND, ACROSS), clear of the other dice read
-    (OTHER_DIE); pixels of a patch whose corner is `off` in the frame (`centre`: the die's there)."""
+    """Where a side face's pips are looked for beside the die `d` of `side`, turned by `turn` (BAND, ACROSS),
+    clear of the other dice read (OTHER_DIE; `die`: the calibrated side, where one has no size); pixels of a
+    patch whose corner is `off` in the frame (`centre`: the die's centre there)."""
 
-    def __init__(self, d: Die, side: float, turn: float, off: tuple[int, int], centre: tuple[float, float],
-                 others: list[Die], down: Down, die: float) -> None:
-        self.d, self.side, self.turn, self.off, self.centre = d, side, turn, off, centre
-        self.others, self.down, self.die = others, down, die
+    d: Die
+    side: float
+    turn: float
+    off: tuple[int, int]
+    centre: tuple[float, float]
+    others: list[Die]
+    down: Down
+    die: float
 
     def holds(self, ys: NDArray[np.intp], xs: NDArray[np.intp]) -> NDArray[np.bool_]:
         side = self.side

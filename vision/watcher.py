@@ -429,14 +429,15 @@ class RollWatcher:
         return reading, (time.perf_counter() - started) * 1000.0, near, near_dice
 
     def _before(self) -> U8 | None:
-        """The reference at full size with the dice that lay in it blacked out (nothing known there: where a die
-        lifted uncovers the board's print, the print is new)."""
+        """The reference at full size with the dice that lay in it blacked out, 1.25 of a side round each centre
+        (nothing known there: where a die lifted uncovers the board's print, the print is new)."""
         if self._reference_image is None:
             return None
         before = self._reference_image.copy()
         size = self._geom.die_size_px if self._geom else 0.0
-        for d in self._lying or ():
-            cv2.circle(before, (round(d.center[0]), round(d.center[1])), max(1, round(d.size or size)), (0, 0, 0), -1)
+        for d in self._lying or ():  # (its corners, 0.71 of a side out, and the side faces a tilted camera sees)
+            cv2.circle(before, (round(d.center[0]), round(d.center[1])), max(1, round(1.25 * (d.size or size))),
+                       (0, 0, 0), -1)
         return before
 
     def _same_dice(self, before: tuple[Die, ...], now: tuple[Die, ...]) -> bool:
