@@ -35,7 +35,7 @@ Measured (2026-11-26, 40 seeds; ours calibrated / ours uncalibrated / the peer, 
 Dice leaning near overhead (2026-11-27, seeds 20-49), wrong `ok`s of 180, calibrated / uncalibrated / peer:
 white 37 / 53 / 127, red 12 / 49 / 44 (calibrated 42 before vision/lean.py's refuse_open_sides), black
 10 / 43 / 59 (43); two flat dice read right of 90, calibrated: white 89, red 79, black 90; touching: 78, 77, 89.
-Given the table before the throw (2026-11-27, the next session): one leaning, white 11, red 11, black 9 of 180;
+Given the table before the throw (2026-11-27, the next session): one leaning, white 10, red 11, black 9 of 180;
 two flat 89, 79, 90; touching 78, 77, 89; the simulated throws as calibrated (40 right, no wrong `ok`).
 """
 

@@ -35,8 +35,6 @@ F64 = NDArray[np.float64]
 # `down`, which is all a flat die shows of itself): a die leaning 25 degrees shows its side face's pips 0.1-0.32
 # of a side past the top face's edge; the first 0.1 is the rim, the outline's blur and the read's error.
 BAND = (0.1, 0.45)
-# ... and within this many sides of the edge's middle, across it (beside a side face, not past a corner).
-ACROSS = 0.45
 # A spot counts where its black-hat response has grown since before by this share of the strongest in the die's
 # top face (its pips'), ...
 NEW_SHARE = 0.35
@@ -142,7 +140,7 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
 
 @dataclass(frozen=True)
 class _Band:
-    """Where a side face's pips are looked for beside the die `d` of `side`, turned by `turn` (BAND, ACROSS),
+    """Where a side face's pips are looked for beside the die `d` of `side`, turned by `turn` (BAND),
     clear of the other dice read (OTHER_DIE; `die`: the calibrated side, where one has no size); pixels of a
     patch whose corner is `off` in the frame (`centre`: the die's centre there)."""
 
@@ -162,12 +160,8 @@ class _Band:
         if not keep.any():
             return keep
         pts = np.column_stack([xs[keep] + self.off[0], ys[keep] + self.off[1]]).astype(np.float64)
-        rel = pts - np.array(self.d.center)
-        c, s = math.cos(self.turn), math.sin(self.turn)
-        u, v = rel @ np.array([c, s]), rel @ np.array([-s, c])
         past = _outside(pts, _outline(self.d.center, side, self.turn, self.down))
         near = (past >= BAND[0] * side) & (past <= BAND[1] * side)
-        near &= (np.abs(u) <= ACROSS * side) | (np.abs(v) <= ACROSS * side)
         for o in self.others:
             if near.any():
                 near &= _outside(pts, _outline(o.center, o.size or self.die, o.turn, self.down)) > OTHER_DIE * side
