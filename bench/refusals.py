@@ -84,7 +84,7 @@ def readers(cal: Calibration, before: Frame | None = None) -> dict[str, Callable
 
 class Tally:
     def __init__(self, title: str, before: bool = False) -> None:
-        names = readers(TABLE, np.zeros((1, 1, 3), np.uint8) if before else None)
+        names = [*readers(TABLE), *([BEFORE] if before else [])]
         self.title, self.n, self.rows = title, 0, {name: [0, 0, 0] for name in names}
 
     def add(self, cal: Calibration, frame: Frame, values: tuple[int | None, ...], should_ok: bool,

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from vision.layout import LAYOUTS, Fit, fit_layout, six_squeeze, skew_of, small_median
 from vision.lean import ONE_STEP, lean_check
 from vision.lightface import Down, Level, LightFace, clear_points
-from vision.pips import Candidates, detect, empty, odd, sample
+from vision.pips import Candidates, black_hat, detect, empty, odd, sample
 from vision.rim import MIN_EDGE, face_extent, first_extent
 from vision.scene import neutral_gains, noise_sigma
 
@@ -78,9 +78,7 @@ def _all_spots(gray: U8, pip_d: float, ovals: bool,
                floor: float = MIN_SPOT) -> tuple[Candidates, Candidates, U8]:
     """(round spots, all spots up to SIDE_ELONG, response): side faces seen obliquely have oval pips."""
     k = odd(KERNEL_PER_DIAM * pip_d)
-    ker = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
-    resp = np.asarray(cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, ker), (3, 3), 0.8),
-                      dtype=np.uint8)
+    resp = black_hat(gray, k)
     c = detect(resp, floor, k // 2 + 1, True)
     sized = (c.radius >= 0.75) & (c.radius <= 0.45 * k)
     ok = (c.elong < MAX_ELONG) & sized

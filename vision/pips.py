@@ -48,13 +48,19 @@ def odd(x: float) -> int:
 
 def responses(gray: U8, kernel: int) -> tuple[U8, U8]:
     """(dark, light) spot responses: black-hat and top-hat of `gray`, lightly smoothed."""
+    return hat(gray, kernel, cv2.MORPH_BLACKHAT), hat(gray, kernel, cv2.MORPH_TOPHAT)
+
+
+def black_hat(gray: U8, kernel: int) -> U8:
+    """The dark spot response of `gray` (spots up to `kernel` pixels across), lightly smoothed."""
+    return hat(gray, kernel, cv2.MORPH_BLACKHAT)
+
+
+def hat(gray: U8, kernel: int, op: int) -> U8:
+    """A black-hat or top-hat (`op`) of `gray` with a disc `kernel` pixels across, lightly smoothed: one maximum
+    per pip even where JPEG blocks or a flat-bottomed pip give a ragged top."""
     k = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel)), dtype=np.uint8)
-    out = []
-    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
-        r = cv2.morphologyEx(gray, op, k)
-        # One maximum per pip even where JPEG blocks or a flat-bottomed pip give a ragged top.
-        out.append(np.asarray(cv2.GaussianBlur(r, (3, 3), 0.8), dtype=np.uint8))
-    return out[0], out[1]
+    return np.asarray(cv2.GaussianBlur(cv2.morphologyEx(gray, op, k), (3, 3), 0.8), dtype=np.uint8)
 
 
 def detect(resp: U8, floor: float, max_radius: int, dark: bool) -> Candidates:

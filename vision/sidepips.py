@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from vision.darkpips import KERNEL_PER_DIAM, PIP_D_PER_G
 from vision.lightface import SIDE_PER_G, Down
-from vision.pips import odd
+from vision.pips import black_hat, odd
 from vision.reading import Die
 
 U8 = NDArray[np.uint8]
@@ -110,14 +110,12 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
     # so with none in the band there is none (and no black-hat to take: most flat dice end here).
     dark = now <= pip_grey + AS_DARK * (face_grey - pip_grey)
     dark &= now <= DARKER * np.maximum(was, 1).astype(np.float64)
-    band = _Band(d, side, turn, (x0, y0), centre, others, down, die)
+    band = _Band.of(d, side, turn, (x0, y0), centre, others, down, die)
     if not band.holds(*np.nonzero(dark)).any():
         return False
-    ker = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
-    r_now = cv2.GaussianBlur(cv2.morphologyEx(now, cv2.MORPH_BLACKHAT, ker), (3, 3), 0.8)
+    r_now = black_hat(now, k)
     # (Before's spots grown a pixel: the board's print may shift by one with the sensor's noise.)
-    r_was = cv2.dilate(cv2.GaussianBlur(cv2.morphologyEx(was, cv2.MORPH_BLACKHAT, ker), (3, 3), 0.8),
-                       np.ones((3, 3), np.uint8))
+    r_was = cv2.dilate(black_hat(was, k), np.ones((3, 3), np.uint8))
     least = NEW_SHARE * float(r_now[fy[on], fx[on]].max())
     ys, xs = np.nonzero(cv2.subtract(r_now, r_was) >= max(least, 1.0))
     keep = band.holds(ys, xs)
@@ -140,18 +138,23 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
 
 @dataclass(frozen=True)
 class _Band:
-    """Where a side face's pips are looked for beside the die `d` of `side`, turned by `turn` (BAND),
-    clear of the other dice read (OTHER_DIE; `die`: the calibrated side, where one has no size); pixels of a
-    patch whose corner is `off` in the frame (`centre`: the die's centre there)."""
+    """Where a side face's pips are looked for beside a die: 0.1-0.45 of a side (BAND) past its flat outline
+    `hull`, and more than OTHER_DIE past each of `others` (the other dice read's outlines); pixels of a patch
+    whose corner is `off` in the frame, `centre` the die's centre there."""
 
-    d: Die
     side: float
-    turn: float
     off: tuple[int, int]
     centre: tuple[float, float]
-    others: list[Die]
-    down: Down
-    die: float
+    hull: F64
+    others: tuple[F64, ...]
+
+    @classmethod
+    def of(cls, d: Die, side: float, turn: float, off: tuple[int, int], centre: tuple[float, float],
+           others: list[Die], down: Down, die: float) -> _Band:
+        """The band beside `d` (its outline at `side`, turned by `turn`); `die`: the side of another die read
+        without a size."""
+        return cls(side, off, centre, _outline(d.center, side, turn, down),
+                   tuple(_outline(o.center, o.size or die, o.turn, down) for o in others))
 
     def holds(self, ys: NDArray[np.intp], xs: NDArray[np.intp]) -> NDArray[np.bool_]:
         side = self.side
@@ -160,11 +163,11 @@ class _Band:
         if not keep.any():
             return keep
         pts = np.column_stack([xs[keep] + self.off[0], ys[keep] + self.off[1]]).astype(np.float64)
-        past = _outside(pts, _outline(self.d.center, side, self.turn, self.down))
+        past = _outside(pts, self.hull)
         near = (past >= BAND[0] * side) & (past <= BAND[1] * side)
-        for o in self.others:
+        for hull in self.others:
             if near.any():
-                near &= _outside(pts, _outline(o.center, o.size or self.die, o.turn, self.down)) > OTHER_DIE * side
+                near &= _outside(pts, hull) > OTHER_DIE * side
         keep[keep] = near
         return keep
 
