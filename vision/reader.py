@@ -489,7 +489,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     if cam is not None and camera is None and before is not None:
         # ... and from the table before the throw: the side face's pips are new there (white dice, whose side
         # face the board hides, and the rest).
-        refuse_new_side_pips(frame, before, dice, problems, cam.down, hint or unit, light_pips)
+        refuse_new_side_pips(frame, before, dice, problems, cam.down, hint or unit, light_pips, TWIN)
     if expect is not None and hint:
         # Calibrated only. Uncalibrated, on the photos as other cameras take them, dropping twins turned two
         # photo reads with a die misread elsewhere (a dark 2 read as 3) into wrong oks: a stray unread die,

@@ -54,16 +54,23 @@ OTHER_DIE = 0.15
 
 
 def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[str], down: Down,
-                         die: float, light_pips: bool = False) -> None:
+                         die: float, light_pips: bool = False, twin: float = 0.0) -> None:
     """Refuse (in place) every die read that shows a side face's pips beside its top face that `before` (the
     table before the throw, the same camera and size; black where it is not known) did not have (M.DICE.2:
     a cocked die). `down`: the board camera's (vision/camera.py); `die`: the calibrated die's side.
     `light_pips`: the dice's pips are lighter than their body (red or black dice): the grey levels are
-    turned over, so that their pips are dark spots as a white die's are."""
+    turned over, so that their pips are dark spots as a white die's are. `twin`: an unread die closer than this
+    many sides to a die read is that die's own part (the reader's TWIN), not a die whose outline it keeps clear of."""
     for i, d in enumerate(dice):
         if d.value is None:
             continue
-        if _new_pip(frame, before, d, [o for o in dice if o is not d], down, die, light_pips):
+        side = d.size or die
+        # An unread die closer than `twin` of a side is no flat die of its own (see the reader's _drop_twins):
+        # it is this die's side face or shadow read again, and its outline must not hide that side face.
+        others = [o for o in dice if o is not d
+                  and not (o.value is None and math.hypot(o.center[0] - d.center[0], o.center[1] - d.center[1])
+                           < twin * side)]
+        if _new_pip(frame, before, d, others, down, die, light_pips):
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = "cocked: a side face's pips show beside the top face (not there before the throw)"
 

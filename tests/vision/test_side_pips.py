@@ -135,6 +135,34 @@ def test_another_die_beside_it_is_not_its_side_face() -> None:
     assert dice[0].value == 3  # the spot lies on the other die's outline
 
 
+def test_an_unread_die_on_its_side_face_does_not_hide_that_side_face() -> None:
+    """A die read without a value closer than `twin` of a side (the reader's TWIN) is no flat die of its own:
+    two flat dice's centres are a whole side apart. It is this die's side face read again (the simulated
+    camera, seed 11 straight down, a 3 leaning 35 degrees: its side face's 6 was found as a die and unread),
+    and its outline does not cover the side face's pips."""
+    before = _table()
+    frame = before.copy()
+    die = _die(frame)
+    _side_face(frame)
+    twin = Die(None, (CENTRE[0] + 0.7 * SIDE, CENTRE[1]), 0.0, size=SIDE)
+    dice, problems = [die, twin], ["", "pips of unequal size"]
+    refuse_new_side_pips(frame, before, dice, problems, lambda _xy: (0.0, 0.0), SIDE)
+    assert dice[0].value == 3  # without `twin`: every other die's outline is kept clear
+    refuse_new_side_pips(frame, before, dice, problems, lambda _xy: (0.0, 0.0), SIDE, twin=0.9)
+    assert dice[0].value is None and problems[0] == REASON
+    # A die read at the same place still counts as a die of its own (the reader refuses the pair elsewhere).
+    dice, problems = [_die(frame), Die(5, twin.center, 0.9, size=SIDE)], ["", ""]
+    refuse_new_side_pips(frame, before, dice, problems, lambda _xy: (0.0, 0.0), SIDE, twin=0.9)
+    assert dice[0].value == 3
+
+
+def test_a_leaning_die_whose_side_face_was_found_as_a_die_is_refused() -> None:
+    frame, _, _, before = sim_table(0.0, 11, 1, 1, 35.0)
+    cal = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=0.0).calibration()
+    r = read_dice(frame, cal, expect=2, before=before)
+    assert r.verdict is Verdict.UNREADABLE, (r.values, r.reason)
+
+
 def test_a_lone_pips_turn_comes_from_its_edges() -> None:
     for deg in (0.0, 10.0, 25.0, 40.0, 80.0):
         img = np.full((200, 200), 190, np.uint8)
