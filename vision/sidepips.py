@@ -36,7 +36,7 @@ F64 = NDArray[np.float64]
 # of a side past the top face's edge; the first 0.1 is the rim, the outline's blur and the read's error.
 BAND = (0.1, 0.45)
 # A spot counts where its black-hat response has grown since before by this share of the strongest in the die's
-# top face (its pips'), ...
+# top face (its pips') or, where less, of its surroundings' level above the pips' grey (a shaded side face), ...
 NEW_SHARE = 0.35
 # ... its darkest pixel is at most this far from the die's own pips' grey towards its face's (a side face's pip
 # is black: on the simulated camera 0.02 at most on 13 of 14 leaning dice, 0.16 on the last; a die's shadow
@@ -123,8 +123,13 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
     r_now = black_hat(now, k)
     # (Before's spots grown a pixel: the board's print may shift by one with the sensor's noise.)
     r_was = cv2.dilate(black_hat(was, k), np.ones((3, 3), np.uint8))
-    least = NEW_SHARE * float(r_now[fy[on], fx[on]].max())
-    ys, xs = np.nonzero(cv2.subtract(r_now, r_was) >= max(least, 1.0))
+    # A side face turned from the light is darker than the top face, and its pips stand out from it by less (a
+    # white 3 leaning 25 degrees straight down: its side face 100 grey levels to the top face's 237, its pip's
+    # black-hat 73 to the top face's pips' 206): the growth asked is the share of the lesser of the top face's
+    # pips' response and the spot's surroundings' level (the grey plus its black-hat) above the pips' grey.
+    least = NEW_SHARE * np.minimum(float(r_now[fy[on], fx[on]].max()),
+                                   now.astype(np.float64) + r_now - pip_grey)
+    ys, xs = np.nonzero(cv2.subtract(r_now, r_was) >= np.maximum(least, 1.0))
     keep = band.holds(ys, xs)
     if not keep.any():
         return False

@@ -47,10 +47,10 @@ def _refused(frame: np.ndarray, before: np.ndarray, die: Die) -> bool:
     return dice[0].value is None and problems[0] == REASON
 
 
-def _side_face(img: np.ndarray, pip: bool = True) -> None:
+def _side_face(img: np.ndarray, pip: bool = True, shade: int = 165) -> None:
     """A side face 0.42 of a side wide (a 25-degree lean) past the die's right edge, a pip on it squashed so."""
     x, y, h = int(CENTRE[0]), int(CENTRE[1]), int(SIDE / 2)
-    cv2.rectangle(img, (x + h, y - h), (x + h + 16, y + h - 1), (165, 165, 165), -1)
+    cv2.rectangle(img, (x + h, y - h), (x + h + 16, y + h - 1), (shade, shade, shade), -1)
     if pip:
         cv2.ellipse(img, (x + h + 8, y), (2, 4), 0, 0, 360, (25, 25, 25), -1)
 
@@ -62,6 +62,20 @@ def test_a_side_face_pip_new_since_before_refuses_the_die() -> None:
     assert not _refused(frame, before, die)  # flat: nothing past its edge
     _side_face(frame)
     assert _refused(frame, before, die)
+
+
+def test_a_pip_on_a_side_face_in_shade_counts_against_the_side_faces_own_level() -> None:
+    """A side face turned from the light (grey 90 beside a top face of 235) holds pips that stand out from it by
+    less than the top face's pips do: the growth asked is the share of what a pip can stand out there."""
+    before = _table()
+    frame = before.copy()
+    die = _die(frame)
+    _side_face(frame, shade=90)
+    assert _refused(frame, before, die)
+    shaded = before.copy()
+    die = _die(shaded)
+    _side_face(shaded, pip=False, shade=90)
+    assert not _refused(shaded, before, die)  # the shaded face alone is no pip
 
 
 def test_a_side_face_without_a_pip_is_no_lean_to_this_check() -> None:
@@ -180,12 +194,13 @@ def test_a_frame_before_of_another_shape_is_a_one_line_error() -> None:
 
 
 @pytest.mark.parametrize(("tilt", "seed", "lean"), [(0.0, 3, 25.0), (0.0, 6, 35.0), (0.0, 8, 25.0),
-                                                    (8.0, 1, 25.0), (18.0, 6, 25.0)])
+                                                    (8.0, 1, 25.0), (18.0, 6, 25.0), (0.0, 40, 25.0)])
 def test_white_dice_leaning_near_overhead_are_refused_given_the_table_before(tilt: float, seed: int,
                                                                             lean: float) -> None:
     """The simulated camera, one white die flat and one leaning, calibrated: accepted without the table before
     the throw (the board hides a white die's side face), refused with it. (0.0, 8): the leaning die is a 1, its
-    turn taken from its edges."""
+    turn taken from its edges. (0.0, 40): its side face is shaded to 100 of the top face's 237 grey levels, and its
+    pips stand out from it by less than the top face's do."""
     frame, _, _, before = sim_table(tilt, seed, 1, 1, lean)
     cal = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=tilt).calibration()
     assert read_dice(frame, cal).verdict is Verdict.OK
