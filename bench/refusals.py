@@ -38,7 +38,8 @@ white 37 / 53 / 127, red 12 / 49 / 44 (calibrated 42 before vision/lean.py's ref
 Given the table before the throw (2026-11-27, the next session): one leaning, white 10, red 11, black 9 of 180;
 two flat 89, 79, 90; touching 78, 77, 89; the simulated throws as calibrated (40 right, no wrong `ok`).
 Later that day, with a shaded side face's pips measured against its own level and an unread die on a side face
-no longer kept clear of (vision/sidepips.py): one leaning, white 6, red 11, black 9; everything else the same.
+no longer kept clear of, and a spot asked to be ringed by lighter pixels (vision/sidepips.py): one leaning,
+white 6, red 11, black 9; everything else the same.
 """
 
 from __future__ import annotations

@@ -6,10 +6,10 @@ the board by its shade or hue, and the board's lettering, lines and pieces make 
 beside any die (docs/vision.md, "Dice leaning near overhead": every such spot taken for a side face's pip
 refused half the plain throws). The table as it looked before the throw (the roll watcher holds it) has all
 of those and none of the die: a dark spot there now, pip-sized, as dark as the die's own pips and much darker
-than what was there before (a shadow darkens the board by a factor, a pip is black), past where a flat die's
-own side faces reach, is a side face's pip. Dice with light pips (red, black) are asked the same with the grey
-levels turned over; their body shows a side face too (vision/lean.py, refuse_open_sides), and this adds
-little there.
+than what was there before (a shadow darkens the board by a factor, a pip is black), ringed by lighter pixels
+(not the corner of something dark), past where a flat die's own side faces reach, is a side face's pip. Dice
+with light pips (red, black) are asked the same with the grey levels turned over; their body shows a side face
+too (vision/lean.py, refuse_open_sides), and this adds little there.
 
 Pure: two frames and the dice read in, the dice (refused or not) out.
 """
@@ -51,6 +51,12 @@ SPOT_AREA = 0.004
 SPOT_LONG = 0.4
 # Points within this many sides of another die read's flat outline are that die's (its pips, its side faces).
 OTHER_DIE = 0.15
+# At most this share of the pixels ringing a spot may be as dark as a pip (_ringed): on the
+# simulated camera a leaning die's refusing spot had up to 0.23 (seeds 0-19, all three looks), the corners of a
+# dark block beside a die 0.48-0.63.
+RING = 1 / 3
+_BOX3 = np.ones((3, 3), np.uint8)
+_BOX5 = np.ones((5, 5), np.uint8)
 
 
 def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[str], down: Down,
@@ -122,13 +128,15 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
         return False
     r_now = black_hat(now, k)
     # (Before's spots grown a pixel: the board's print may shift by one with the sensor's noise.)
-    r_was = cv2.dilate(black_hat(was, k), np.ones((3, 3), np.uint8))
+    r_was = cv2.dilate(black_hat(was, k), _BOX3)
     # A side face turned from the light is darker than the top face, and its pips stand out from it by less (a
     # white 3 leaning 25 degrees straight down: its side face 100 grey levels to the top face's 237, its pip's
     # black-hat 73 to the top face's pips' 206): the growth asked is the share of the lesser of the top face's
-    # pips' response and the spot's surroundings' level (the grey plus its black-hat) above the pips' grey.
-    least = NEW_SHARE * np.minimum(float(r_now[fy[on], fx[on]].max()),
-                                   now.astype(np.float64) + r_now - pip_grey)
+    # pips' response and the spot's surroundings' level (the grey plus its black-hat) above the pips' grey, but
+    # at least as much as the darkness test allows a pip (AS_DARK): within something as dark as a pip, nothing
+    # stands out as one.
+    level = np.maximum(now.astype(np.float64) + r_now - pip_grey, AS_DARK * (face_grey - pip_grey))
+    least = NEW_SHARE * np.minimum(float(r_now[fy[on], fx[on]].max()), level)
     ys, xs = np.nonzero(cv2.subtract(r_now, r_was) >= np.maximum(least, 1.0))
     keep = band.holds(ys, xs)
     if not keep.any():
@@ -143,9 +151,19 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
         _, (rw, rh), _ = cv2.minAreaRect(np.column_stack([px, py]).astype(np.float32))
         if max(rw, rh) > SPOT_LONG * side:
             continue
-        if dark[py, px][int(np.argmin(now[py, px]))]:
+        if dark[py, px][int(np.argmin(now[py, px]))] and _ringed(labels == j, dark):
             return True
     return False
+
+
+def _ringed(spot: NDArray[np.bool_], dark: NDArray[np.bool_]) -> bool:
+    """Whether the pixels 1-2 px round `spot` are lighter than a pip (`dark`: as dark as a pip and darker than
+    before) but for at most RING of them: a side face's pip is ringed by its face; a corner of something as dark
+    as a pip, new beside the die, is not."""
+    m = spot.astype(np.uint8)
+    ring = (cv2.dilate(m, _BOX5) > 0) & (cv2.dilate(m, _BOX3) == 0)
+    return not ring.any() or float(dark[ring].mean()) <= RING
+
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import pytest
 
 from hardware.simcam import SimulatedCamera
 from tests.vision.simthrows import sim_table, sim_throw_before, sim_touching
-from vision import Verdict, read_dice
+from vision import Verdict, read_dice, sidepips
 from vision.reading import Die
 from vision.sidepips import refuse_new_side_pips, square_turn
 
@@ -76,6 +76,20 @@ def test_a_pip_on_a_side_face_in_shade_counts_against_the_side_faces_own_level()
     die = _die(shaded)
     _side_face(shaded, pip=False, shade=90)
     assert not _refused(shaded, before, die)  # the shaded face alone is no pip
+
+
+@pytest.mark.parametrize(("w", "h"), [(18, 18), (20, 28), (24, 20), (29, 29)])
+def test_a_dark_block_new_beside_the_die_is_no_pip(w: int, h: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Something as dark as a pip and larger than one, new beside the die (a piece knocked there): its corners
+    answer the black-hat as a pip does, but a pip is ringed by its lighter face and a corner is not (RING)."""
+    before = _table()
+    frame = before.copy()
+    die = _die(frame)
+    x, y, half = int(CENTRE[0]), int(CENTRE[1]), int(SIDE / 2)
+    cv2.rectangle(frame, (x + half + 1, y - h // 2), (x + half + w, y + h // 2), (30, 30, 30), -1)
+    assert not _refused(frame, before, die)
+    monkeypatch.setattr(sidepips, "RING", 1.0)
+    assert _refused(frame, before, _die(frame.copy()))  # without the ring, a corner counts
 
 
 def test_a_side_face_without_a_pip_is_no_lean_to_this_check() -> None:
