@@ -165,7 +165,6 @@ def _ringed(spot: NDArray[np.bool_], dark: NDArray[np.bool_]) -> bool:
     return not ring.any() or float(dark[ring].mean()) <= RING
 
 
-
 @dataclass(frozen=True)
 class _Band:
     """Where a side face's pips are looked for beside a die: 0.1-0.45 of a side (BAND) past its flat outline
