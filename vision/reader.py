@@ -589,9 +589,7 @@ def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) 
     dice"). Calibrated reads only (see _read_frame)."""
     read = [d for d in dice if d.value is not None]
     twins = {i for i, (d, why) in enumerate(zip(dice, problems, strict=True))
-             if d.value is None and not hard(why) and any(
-                 np.hypot(d.center[0] - r.center[0], d.center[1] - r.center[1]) < TWIN * (r.size or unit)
-                 for r in read)}
+             if d.value is None and not hard(why) and any(r.near(d, TWIN, unit) for r in read)}
     if twins and len(dice) - len(twins) == expect:
         dice[:] = [d for i, d in enumerate(dice) if i not in twins]
         problems[:] = [p for i, p in enumerate(problems) if i not in twins]

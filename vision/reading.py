@@ -35,6 +35,12 @@ class Die:
         (x0, y0), (x1, y1) = self.corners[:2]
         return math.atan2(y1 - y0, x1 - x0)
 
+    def near(self, other: Die, sides: float, unit: float) -> bool:
+        """Whether `other`'s centre lies closer than `sides` of this die's side (its size, else `unit`) to its
+        centre."""
+        return math.hypot(other.center[0] - self.center[0], other.center[1] - self.center[1]) < sides * (
+            self.size or unit)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "value": self.value,

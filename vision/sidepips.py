@@ -70,12 +70,9 @@ def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[
     for i, d in enumerate(dice):
         if d.value is None:
             continue
-        side = d.size or die
         # An unread die closer than `twin` of a side is no flat die of its own (see the reader's _drop_twins):
         # it is this die's side face or shadow read again, and its outline must not hide that side face.
-        others = [o for o in dice if o is not d
-                  and not (o.value is None and math.hypot(o.center[0] - d.center[0], o.center[1] - d.center[1])
-                           < twin * side)]
+        others = [o for o in dice if o is not d and not (o.value is None and d.near(o, twin, die))]
         if _new_pip(frame, before, d, others, down, die, light_pips):
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = "cocked: a side face's pips show beside the top face (not there before the throw)"
@@ -147,11 +144,12 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
     for j in range(1, n):
         if stats[j, cv2.CC_STAT_AREA] < SPOT_AREA * side * side:
             continue
-        py, px = np.nonzero(labels == j)
+        spot = labels == j
+        py, px = np.nonzero(spot)
         _, (rw, rh), _ = cv2.minAreaRect(np.column_stack([px, py]).astype(np.float32))
         if max(rw, rh) > SPOT_LONG * side:
             continue
-        if dark[py, px][int(np.argmin(now[py, px]))] and _ringed(labels == j, dark):
+        if dark[py, px][int(np.argmin(now[py, px]))] and _ringed(spot, dark):
             return True
     return False
 
