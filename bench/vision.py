@@ -203,7 +203,8 @@ def photo_bench(limit: int, repeat: int) -> None:
             byler.score_photo(p, r, MIN_CONFIDENCE if name == "ours" else 0.0, scores[name])
     a = ours_as_labelled.overall
     print(f"(against the labels as published, without tests/vision/byler_data.ERRATA's {len(byler.ERRATA)} "
-          f"corrections: ours {a.accuracy:.2%} ({a.correct}/{a.accepted}) among accepted dice)")
+          f"corrections and the {len(byler.UNLABELLED)} dice of UNLABELLED: ours {a.accuracy:.2%} "
+          f"({a.correct}/{a.accepted}) among accepted dice)")
     for name in readers:
         print(byler.report(scores[name], name))
         t, c = times[name], crop_times[name]

@@ -1,4 +1,4 @@
-"""The reader on the real Byler photos (../shared/data/dice-byler: 250 photos, 1,795 dice, many colours).
+"""The reader on the real Byler photos (../shared/data/dice-byler: 250 photos, 1,800 dice, many colours).
 
 Each photo is read with `expect=<labelled count>`; a labelled die counts as *accepted* when a read die
 with a value and confidence >= MIN_CONFIDENCE has its centre inside the label's box (nearest first, one to
@@ -6,7 +6,8 @@ one). Accuracy is correct / accepted; values read where no die is labelled are c
 too. Coverage is accepted / labelled. Colour classes come from the pixels, as described in byler_data.py.
 
 Labels are scored with the corrections in byler_data.ERRATA (dice whose label disagrees with a top face that
-is unambiguous by eye); bench/vision.py also prints the figures against the labels as published.
+is unambiguous by eye) and the five dice byler_data.UNLABELLED adds (1,795 labelled, 1,800 on the photos);
+bench/vision.py also prints the figures against the labels as published.
 
 Every photo is read with the dice-net fold model that never saw it (byler_data.held_out; vision/dicenet.py),
 so these are held-out figures; the product reads with the model trained on all the photos.
@@ -37,26 +38,27 @@ def score() -> byler.Score:
 
 def test_all_photos_and_dice_scored(score: byler.Score) -> None:
     assert score.images == 250
-    assert score.overall.labelled == 1795
+    assert score.overall.labelled == 1800
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 99.82% (1645/1648, 2026-11-27; 1644/1647 before, 1647/1650 with the float nets); with the 6
-    # values read where no die is labelled 99.46% (two of them are real, unlabelled dice read right: a
-    # green 6 in IMG_20191209_095533.jpg at (339, 362), a black 3 in IMG_20191208_112353.jpg at (313, 379))
+    # measured 99.82% (1650/1653, 2026-11-27, with the five unlabelled dice: 1645/1648 without them, 1647/1650
+    # with the float nets); with the one value read where no die is (a second read inside one die's box)
+    # 99.76%. Before the five dice were added, 6 such values: five of them those dice, read right.
     assert score.overall.accuracy >= 0.995
-    assert score.accuracy_with_false >= 0.99
-    assert score.false_dice <= 7
+    assert score.accuracy_with_false >= 0.995
+    assert score.false_dice <= 2
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 91.81% overall (2026-11-27; 91.75% before, 91.92% with the float nets)
+    # measured 91.83% overall (2026-11-27 with the five unlabelled dice; 91.81% without, 91.92% with the float
+    # nets)
     assert score.overall.coverage >= 0.91
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured (2026-11-27): white 98.99% coverage / 100.00% accuracy (196/196), dark 86.50% / 99.66%
-    # (594/596), coloured 94.27% / 99.88% (855/856)
+    # measured (2026-11-27, with the five unlabelled dice): white 98.99% coverage / 100.00% accuracy
+    # (196/196), dark 86.56% / 99.67% (597/599), coloured 94.29% / 99.88% (857/858)
     floors = {"white": (0.98, 0.985), "dark": (0.855, 0.985), "coloured": (0.935, 0.995)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
@@ -65,7 +67,7 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 95.35 / 90.82 / 88.03 / 91.13 / 93.20 / 92.09 %
+    # measured coverage 1..6: 95.35 / 90.85 / 88.42 / 91.13 / 93.20 / 92.14 %
     floors = {1: 0.945, 2: 0.905, 3: 0.87, 4: 0.905, 5: 0.92, 6: 0.90}
     for value in range(1, 7):
         t = score.by_value[value]
@@ -74,10 +76,11 @@ def test_by_value(score: byler.Score) -> None:
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured: 152 of 250 photos `ok` with every die right; one `ok` with a die missed: IMG_20191209_095533.jpg
-    # has 14 dice but 13 labelled, and the reader read 13 of the 14 (every value right)
-    assert score.images_ok_correct >= 145
-    assert score.images_ok_wrong <= 1
+    # measured (2026-11-27): 154 of 250 photos `ok` with every die right, none `ok` otherwise. Before the five
+    # unlabelled dice were added, IMG_20191209_095533.jpg (14 dice, 13 labelled, 13 read) counted as an `ok`
+    # gone wrong, where the reader had read every die but one: given the real count it is `unreadable`.
+    assert score.images_ok_correct >= 150
+    assert score.images_ok_wrong == 0
 
 
 # White dice the reader missed until it searched for a die's centre and grouped loose spots (docs/vision.md):
