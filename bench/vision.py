@@ -59,6 +59,12 @@ since then). Against the commit before, one run after the other: the same verdic
 mean 9.2 / 11.1 -> 9.8 / 11.2 ms, the peer 27.1 / 25.6 and 21.8 / 24.2 ms (2.94x / 2.29x -> 2.23x / 2.15x; the
 machine's speed wandered by a quarter between runs); the check alone 0.7-1.4 ms a read.
 
+2026-11-27, a later session (`--repeat 1 --sim-seeds 40 --streams 0`), with the five dice the labels leave out
+scored (tests/vision/byler_data.py UNLABELLED: 1,800 dice): 99.82% of 1,653 right, coverage 91.83%, 154 photos
+ok and right, none ok and wrong; photos 37.7 / 27.5 ms against the peer's 16.9 / 12.0 ms (0.45x / 0.44x);
+the product path where changed median / mean 4.9 / 6.3 ms against 16.1 / 16.1 ms (3.31x / 2.58x), whole
+6.0 / 11.6 ms (2.69x / 1.40x), 160/160 right either way.
+
 --sim-scale K takes the simulated camera's frames resized by K (both frames of a throw, INTER_AREA): a camera
 with smaller dice seeing the same table, its calibration scaled with the frame. At 0.62 (397x298, dice of 19
 px, below the development photos' smallest) on 2026-11-26, 40 seeds, R=3: read enlarged to the working die
