@@ -75,7 +75,11 @@ LOOKS: dict[str, tuple[Callable[[U8], U8], float]] = {
 # photo, no side face shows, and a die's height is not seen. Photos with a labelled die beyond the new frame
 # are left out.
 TILTS: dict[str, float] = {"seen at 35 degrees": 35.0, "seen at 45 degrees": 45.0}
-ALL = [*LOOKS, *TILTS]
+# A camera mounted another way round (name -> quarter turns anticlockwise, or -1: mirrored, as a mirror or a
+# front camera shows the table). The dice are the same any way up; the reader's grids are not (the pip finder
+# keeps one maximum per 3x3 pixels, the body finder works at a quarter scale), nor are the net's crops'.
+TURNS: dict[str, int] = {"turned a quarter": 1, "turned a half": 2, "mirrored": -1}
+ALL = [*LOOKS, *TILTS, *TURNS]
 DISTANCE = 1.5  # the camera's distance from the photo's centre, in photo widths
 
 
@@ -110,10 +114,27 @@ def _tilted(photo: byler.Photo, degrees: float) -> byler.Photo | None:
     return replace(photo, image=np.ascontiguousarray(img, dtype=np.uint8), dice=tuple(dice))
 
 
+def _turned(photo: byler.Photo, turns: int) -> byler.Photo:
+    h, w = photo.image.shape[:2]
+    if turns < 0:
+        img, move = photo.image[:, ::-1], lambda x, y: (w - x, y)
+    else:
+        img = np.rot90(photo.image, turns)
+        move = {0: lambda x, y: (x, y), 1: lambda x, y: (y, w - x), 2: lambda x, y: (w - x, h - y),
+                3: lambda x, y: (h - y, x)}[turns % 4]
+    dice = []
+    for d in photo.dice:
+        (ax, ay), (bx, by) = move(d.box[0], d.box[1]), move(d.box[2], d.box[3])
+        dice.append(replace(d, box=(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))))
+    return replace(photo, image=np.ascontiguousarray(img), dice=tuple(dice))
+
+
 def seen(photo: byler.Photo, look: str) -> byler.Photo | None:
     """`photo` as taken in `look` (None: a tilted look that loses a labelled die beyond the frame)."""
     if look in TILTS:
         return _tilted(photo, TILTS[look])
+    if look in TURNS:
+        return _turned(photo, TURNS[look])
     change, scale = LOOKS[look]
     img = photo.image
     if scale != 1.0:

@@ -47,6 +47,11 @@ FLOORS = {
     # A phone pitched 35 degrees towards the table (camera_looks.TILTS), the view undone (vision/view.py,
     # 2026-11-27); read as taken 62.11% (59 of 95) / 71.43%. At 45 degrees see tests/vision/test_view.py.
     "seen at 35 degrees": (0.66, 0.73),  # 68.42% (65 of 95) / 75.30%
+    # The camera mounted another way round (camera_looks.TURNS, 2026-11-27): as taken 98.95% / 91.34% on these
+    # photos (with the five unlabelled dice); each way has two or three dark dice read wrong that it does not.
+    "turned a quarter": (0.97, 0.89),  # 100.00% (95 of 95) / 90.68%, 2 oks wrong
+    "turned a half": (0.95, 0.88),  # 97.89% / 90.24%, 2 oks wrong
+    "mirrored": (0.94, 0.89),  # 96.84% / 90.90%, 1 ok wrong
 }
 
 
@@ -61,7 +66,7 @@ def test_reads_the_photos_as_another_camera_takes_them(look: str) -> None:
     assert s.by_colour["white"].accuracy == 1.0
     # Values read where no die is labelled: measured 2-5 (at most 1 a photo on the original photos' count).
     assert s.false_dice <= 8
-    assert s.images_ok_wrong <= 2  # measured 0-1
+    assert s.images_ok_wrong <= 2  # measured 0-1, turned 1-2
 
 
 def test_small_dice_read_enlarged_read_more_than_as_taken(monkeypatch: pytest.MonkeyPatch) -> None:
