@@ -42,24 +42,25 @@ def test_all_photos_and_dice_scored(score: byler.Score) -> None:
 
 
 def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
-    # measured 99.82% (1650/1653, 2026-11-27, with the five unlabelled dice: 1645/1648 without them, 1647/1650
-    # with the float nets); with the one value read where no die is (a second read inside one die's box)
-    # 99.76%. Before the five dice were added, 6 such values: five of them those dice, read right.
+    # measured 99.88% (1648/1650, 2026-11-27, the net's two views, vision/dicenet.py VIEWS; one view 99.82%,
+    # 1650/1653, and one value read where no die is, a second read inside one die's box), none read where no
+    # die is. Before the five unlabelled dice were added, 6 such values: five of them those dice, read right.
     assert score.overall.accuracy >= 0.995
     assert score.accuracy_with_false >= 0.995
     assert score.false_dice <= 2
 
 
 def test_coverage(score: byler.Score) -> None:
-    # measured 91.83% overall (2026-11-27 with the five unlabelled dice; 91.81% without, 91.92% with the float
-    # nets)
+    # measured 91.67% overall (2026-11-27, two views; one view 91.83%, 91.81% without the five unlabelled
+    # dice, 91.92% with the float nets)
     assert score.overall.coverage >= 0.91
 
 
 def test_by_colour(score: byler.Score) -> None:
-    # measured (2026-11-27, with the five unlabelled dice): white 98.99% coverage / 100.00% accuracy
-    # (196/196), dark 86.56% / 99.67% (597/599), coloured 94.29% / 99.88% (857/858)
-    floors = {"white": (0.98, 0.985), "dark": (0.855, 0.985), "coloured": (0.935, 0.995)}
+    # measured (2026-11-27, two views): white 98.48% coverage / 100.00% accuracy (195/195), dark 85.69% /
+    # 99.66% (591/593), coloured 94.73% / 100.00% (862/862); one view: white 98.99% (196/196), dark 86.56% /
+    # 99.67%, coloured 94.29% / 99.88%. The white floor is the 98%.
+    floors = {"white": (0.98, 0.985), "dark": (0.85, 0.985), "coloured": (0.94, 0.995)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
         assert t.coverage >= cov, (colour, t.coverage)
@@ -67,8 +68,8 @@ def test_by_colour(score: byler.Score) -> None:
 
 
 def test_by_value(score: byler.Score) -> None:
-    # measured coverage 1..6: 95.35 / 90.85 / 88.42 / 91.13 / 93.20 / 92.14 %
-    floors = {1: 0.945, 2: 0.905, 3: 0.87, 4: 0.905, 5: 0.92, 6: 0.90}
+    # measured coverage 1..6: 96.01 / 90.52 / 89.39 / 91.13 / 91.59 / 91.43 % (two views)
+    floors = {1: 0.95, 2: 0.90, 3: 0.885, 4: 0.905, 5: 0.91, 6: 0.905}
     for value in range(1, 7):
         t = score.by_value[value]
         assert t.coverage >= floors[value], (value, t.coverage)
@@ -76,7 +77,7 @@ def test_by_value(score: byler.Score) -> None:
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured (2026-11-27): 154 of 250 photos `ok` with every die right, none `ok` otherwise. Before the five
+    # measured (2026-11-27): 154 of 250 photos `ok` with every die right, none `ok` otherwise (one view or two). Before the five
     # unlabelled dice were added, IMG_20191209_095533.jpg (14 dice, 13 labelled, 13 read) counted as an `ok`
     # gone wrong, where the reader had read every die but one: given the real count it is `unreadable`.
     assert score.images_ok_correct >= 150
