@@ -63,7 +63,10 @@ machine's speed wandered by a quarter between runs); the check alone 0.7-1.4 ms 
 scored (tests/vision/byler_data.py UNLABELLED: 1,800 dice): 99.82% of 1,653 right, coverage 91.83%, 154 photos
 ok and right, none ok and wrong; photos 37.7 / 27.5 ms against the peer's 16.9 / 12.0 ms (0.45x / 0.44x);
 the product path where changed median / mean 4.9 / 6.3 ms against 16.1 / 16.1 ms (3.31x / 2.58x), whole
-6.0 / 11.6 ms (2.69x / 1.40x), 160/160 right either way.
+6.0 / 11.6 ms (2.69x / 1.40x), 160/160 right either way. Then with the net's two views (vision/dicenet.py
+VIEWS), the same run: 99.88% of 1,650 right, coverage 91.67% (white 98.48%), 154 photos ok and right, none
+wrong; photos 41.5 / 29.8 ms against 17.5 / 12.6 ms (0.42x / 0.42x); where changed 5.6 / 6.9 ms against
+16.4 / 16.5 ms (2.96x / 2.39x), whole 6.7 / 12.6 ms (2.47x / 1.31x), 160/160 right either way.
 
 --sim-scale K takes the simulated camera's frames resized by K (both frames of a throw, INTER_AREA): a camera
 with smaller dice seeing the same table, its calibration scaled with the frame. At 0.62 (397x298, dice of 19
