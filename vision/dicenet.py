@@ -4,10 +4,11 @@ The pip readers (darkpips, colourpips, faces) say a value only when round spots 
 Byler photos they leave a third of the dice unread (marbled and translucent bodies, pips merged at ~30 px,
 side faces in view). The net reads a crop around a candidate die, 1.5 die sizes wide and scaled so that a
 die is always the same number of pixels, and answers a probability for each of eight classes: no die's
-top face centred here, each value 1..6, and a leaning (cocked) die showing two faces. The reader
-(vision/reader.py) combines it with the pip readers: a pip read the net confidently contradicts, or calls
-cocked, is refused; a die the pip readers could not read but did not refuse for a physical reason takes
-the net's value when the net is sure.
+top face centred here, each value 1..6, and a leaning (cocked) die showing two faces; `DiceNet.read` asks
+about each crop as cut and turned a quarter and answers the mean (VIEWS). The reader (vision/reader.py)
+combines it with the pip readers: a pip read the net confidently contradicts, or calls cocked, is refused; a
+die the pip readers could not read but did not refuse for a physical reason takes the net's value when the
+net is sure.
 
 The models are trained by training/train.py (PyTorch, not a dependency of the product) and run here from
 ONNX files in vision/models/ with ONNX Runtime, on one thread; OpenCV's DNN module runs them where ONNX

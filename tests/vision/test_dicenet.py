@@ -23,6 +23,7 @@ from vision.dicenet import (
     INPUT,
     MODEL_DIR,
     N_CLASSES,
+    VIEWS,
     WINDOW,
     DiceNet,
     NetRead,
@@ -189,6 +190,22 @@ def test_shipped_net_reads_rendered_faces(value: int) -> None:
             centres.append((320.0, 240.0))
     reads = [DiceNet.shipped().read(f, [c], 40.0)[0] for f, c in zip(frames, centres, strict=True)]
     assert [r.value for r in reads] == [value] * len(reads)
+
+
+def test_read_is_the_mean_of_the_crop_and_its_quarter_turn() -> None:
+    """VIEWS: the net's say at a point is the mean of its answers for the crop as cut and turned a quarter, so a
+    die seen turned a quarter (the crop's two views swapped for the next two) gets nearly the same answer."""
+    frame = render([DieSpec(5, (320, 240), size=40, angle=12.0)], seed=3)
+    net = DiceNet.shipped()
+    cut = crops(frame, [(320.0, 240.0)], 40.0)
+    views = net.probabilities(np.concatenate([cut, np.rot90(cut, 1, axes=(1, 2))]))
+    (r,) = net.read(frame, [(320.0, 240.0)], 40.0)
+    assert VIEWS == 2
+    assert np.allclose(r.probs, views.mean(axis=0), atol=1e-6)
+    assert not np.allclose(views[0], views[1], atol=1e-6)  # the two views answer differently...
+    turned = np.ascontiguousarray(np.rot90(frame))  # ... and the frame turned a quarter reads the same value
+    (t,) = net.read(turned, [(240.0, 640.0 - 1.0 - 320.0)], 40.0)
+    assert t.value == r.value == 5
 
 
 def test_net_says_no_die_on_empty_board_and_between_dice() -> None:

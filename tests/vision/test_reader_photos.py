@@ -77,9 +77,10 @@ def test_by_value(score: byler.Score) -> None:
 
 
 def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -> None:
-    # measured (2026-11-27): 154 of 250 photos `ok` with every die right, none `ok` otherwise (one view or two). Before the five
-    # unlabelled dice were added, IMG_20191209_095533.jpg (14 dice, 13 labelled, 13 read) counted as an `ok`
-    # gone wrong, where the reader had read every die but one: given the real count it is `unreadable`.
+    # measured (2026-11-27): 154 of 250 photos `ok` with every die right, none `ok` otherwise (the net's one
+    # view or two). Before the five unlabelled dice were added, IMG_20191209_095533.jpg (14 dice, 13 labelled,
+    # 13 read) counted as an `ok` gone wrong, where the reader had read every die but one: given the real count
+    # it is `unreadable`.
     assert score.images_ok_correct >= 150
     assert score.images_ok_wrong == 0
 
