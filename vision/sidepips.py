@@ -66,12 +66,11 @@ def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[
     a cocked die). `down`: the board camera's (vision/camera.py); `die`: the calibrated die's side.
     `light_pips`: the dice's pips are lighter than their body (red or black dice): the grey levels are
     turned over, so that their pips are dark spots as a white die's are. `twin`: an unread die closer than this
-    many sides to a die read is that die's own part (the reader's TWIN), not a die whose outline it keeps clear of."""
+    many sides to a die read is that die's own side face or shadow read again (the reader's TWIN, _drop_twins),
+    not a die whose outline would hide that side face."""
     for i, d in enumerate(dice):
         if d.value is None:
             continue
-        # An unread die closer than `twin` of a side is no flat die of its own (see the reader's _drop_twins):
-        # it is this die's side face or shadow read again, and its outline must not hide that side face.
         others = [o for o in dice if o is not d and not (o.value is None and d.near(o, twin, die))]
         if _new_pip(frame, before, d, others, down, die, light_pips):
             dice[i] = replace(d, value=None, confidence=0.0)

@@ -118,10 +118,9 @@ def _turned(photo: byler.Photo, turns: int) -> byler.Photo:
     h, w = photo.image.shape[:2]
     if turns < 0:
         img, move = photo.image[:, ::-1], lambda x, y: (w - x, y)
-    else:
+    else:  # (the turns TURNS has: a quarter and a half)
         img = np.rot90(photo.image, turns)
-        move = {0: lambda x, y: (x, y), 1: lambda x, y: (y, w - x), 2: lambda x, y: (w - x, h - y),
-                3: lambda x, y: (h - y, x)}[turns % 4]
+        move = {1: lambda x, y: (y, w - x), 2: lambda x, y: (w - x, h - y)}[turns]
     dice = []
     for d in photo.dice:
         (ax, ay), (bx, by) = move(d.box[0], d.box[1]), move(d.box[2], d.box[3])
