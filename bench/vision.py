@@ -1,7 +1,7 @@
 """Bench: our dice reader vs the blob-and-cluster peer, same photos, same process, one core.
 
-Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S] [--streams N] [--looks] [--no-photos]
-       [--close-ups]
+Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S] [--streams N] [--looks] [--wrong]
+       [--no-photos] [--close-ups]
        [--sim-scale K] [--sim-tilt DEG] [--sim-dice white|red|black]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
@@ -146,6 +146,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per frame (the median is kept)")
     ap.add_argument("--looks", action="store_true",
                     help="also score ours on the photos as other cameras take them (tests/vision/camera_looks.py)")
+    ap.add_argument("--wrong", action="store_true",
+                    help="list every wrong value ours trusts (and every die an ok throw leaves out), photo by photo")
     ap.add_argument("--close-ups", action="store_true",
                     help="also read every photo cropped as a close-up of its first die, ours (held out) and the peers")
     ap.add_argument("--sim-seeds", type=int, default=10,
@@ -165,9 +167,9 @@ def main() -> int:
         return 1
     cv2.setNumThreads(1)
     if not args.no_photos:
-        photo_bench(args.limit, max(1, args.repeat))
+        photo_bench(args.limit, max(1, args.repeat), args.wrong)
     if args.looks:
-        other_cameras(args.limit)
+        other_cameras(args.limit, args.wrong)
     if args.close_ups:
         close_ups(args.limit)
     if args.sim_seeds:
@@ -177,7 +179,7 @@ def main() -> int:
     return 0
 
 
-def photo_bench(limit: int, repeat: int) -> None:
+def photo_bench(limit: int, repeat: int, wrong: bool = False) -> None:
     """Ours and the peers on every Byler photo and its 640x480 crop: accuracy, coverage and time."""
     photos = list(byler.photos())
     as_labelled = list(byler.photos(corrected=False))
@@ -209,6 +211,9 @@ def photo_bench(limit: int, repeat: int) -> None:
                 # above: the product's reader as shipped, with the model trained on every photo.
                 r = held_out(p)
                 byler.score_photo(as_labelled[i], r, MIN_CONFIDENCE, ours_as_labelled)
+                if wrong:
+                    for line in byler.mistakes(p, r, MIN_CONFIDENCE):
+                        print(f"  wrong, as taken: {line}")
             byler.score_photo(p, r, MIN_CONFIDENCE if name == "ours" else 0.0, scores[name])
     a = ours_as_labelled.overall
     print(f"(against the labels as published, without tests/vision/byler_data.ERRATA's {len(byler.ERRATA)} "
@@ -229,8 +234,9 @@ def photo_bench(limit: int, repeat: int) -> None:
                                        f"({s.overall.correct / s.overall.labelled:.1%})" for name, s in scores.items()))
 
 
-def other_cameras(limit: int) -> None:
-    """Ours, held out, on every photo as another camera would take it: one line per look."""
+def other_cameras(limit: int, wrong: bool = False) -> None:
+    """Ours, held out, on every photo as another camera would take it: one line per look (`wrong`: after each
+    look's line, its wrong values, byler_data.mistakes)."""
     from tests.vision import camera_looks
 
     print("the photos as other cameras would take them (ours, held out; white / coloured / dark coverage):")
@@ -238,6 +244,7 @@ def other_cameras(limit: int) -> None:
         score = byler.Score()
         held_out = byler.held_out(read_dice)
         times = []
+        found: list[str] = []
         for i, p in enumerate(camera_looks.photos(look)):
             if limit and i >= limit:
                 break
@@ -245,12 +252,16 @@ def other_cameras(limit: int) -> None:
             r = held_out(p)
             times.append(time.perf_counter() - t0)
             byler.score_photo(p, r, MIN_CONFIDENCE, score)
+            if wrong:
+                found += byler.mistakes(p, r, MIN_CONFIDENCE)
         o, c = score.overall, score.by_colour
         print(f"  {look} ({score.images} photos): {o.accuracy:.2%} of {o.accepted} accepted right, "
               f"coverage {o.coverage:.2%} "
               f"({c['white'].coverage:.2%} / {c['coloured'].coverage:.2%} / {c['dark'].coverage:.2%}), "
               f"{score.false_dice} values where no die is, {score.images_ok_wrong} wrong ok; "
               f"median {1000 * statistics.median(times):.1f} ms a photo")
+        for line in found:
+            print(f"    {line}")
 
 
 def close_ups(limit: int) -> None:

@@ -213,8 +213,9 @@ def trusted(reading: DiceReading, min_conf: float) -> list[int]:
     return [i for i, d in enumerate(reading.dice) if d.value is not None and d.confidence >= min_conf]
 
 
-def score_photo(photo: Photo, reading: DiceReading, min_conf: float, score: Score) -> None:
-    """Match labelled boxes to read dice (a die's centre inside the box, nearest first) and tally."""
+def matched(photo: Photo, reading: DiceReading) -> dict[int, int]:
+    """Each labelled die's read die (label index -> die index): a die's centre inside the label's box, the
+    pairs nearest the box's centre first, each label and each die used once."""
     pairs = []
     for li, lab in enumerate(photo.dice):
         x0, y0, x1, y1 = lab.box
@@ -230,6 +231,35 @@ def score_photo(photo: Photo, reading: DiceReading, min_conf: float, score: Scor
             continue
         used_l[li] = di
         used_d.add(di)
+    return used_l
+
+
+def mistakes(photo: Photo, reading: DiceReading, min_conf: float) -> list[str]:
+    """One line for each value trusted at `min_conf` that is wrong (a labelled die read as another value, a
+    value where no die is labelled) and for each labelled die an `ok` throw leaves out: what score_photo counts
+    as wrong, as false dice and as photos `ok` and wrong."""
+    ok_ids = set(trusted(reading, min_conf))
+    pairs = matched(photo, reading)
+    out = []
+    for li, lab in enumerate(photo.dice):
+        di = pairs.get(li)
+        if di is not None and di in ok_ids and reading.dice[di].value != lab.value:
+            d = reading.dice[di]
+            out.append(f"{photo.name}: a {lab.colour} {lab.value} read {d.value} (confidence {d.confidence:.2f}) "
+                       f"at ({d.center[0]:.0f}, {d.center[1]:.0f}); the throw {reading.verdict.value}")
+        elif reading.verdict is Verdict.OK and (di is None or di not in ok_ids):
+            out.append(f"{photo.name}: a {lab.colour} {lab.value} not read, in a throw read ok")
+    for di in sorted(ok_ids - set(pairs.values())):
+        d = reading.dice[di]
+        out.append(f"{photo.name}: {d.value} read where no die is labelled (confidence {d.confidence:.2f}) "
+                   f"at ({d.center[0]:.0f}, {d.center[1]:.0f}); the throw {reading.verdict.value}")
+    return out
+
+
+def score_photo(photo: Photo, reading: DiceReading, min_conf: float, score: Score) -> None:
+    """Match labelled boxes to read dice (matched) and tally."""
+    used_l = matched(photo, reading)
+    used_d = set(used_l.values())
     ok_ids = set(trusted(reading, min_conf))
     all_right = True
     for li, lab in enumerate(photo.dice):
