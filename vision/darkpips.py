@@ -132,11 +132,13 @@ NO_SPOTS = empty(True)  # a pass not run found no spots
 
 @dataclass(frozen=True)
 class LightPass:
-    """What one pass of light_pass found: the faces, and every round dark spot it started from (the reader
-    groups the spots no die accounts for into places to ask the dice net about, vision/candidates.py)."""
+    """What one pass of light_pass found: the faces, every round dark spot it started from, and the long spots
+    away from them that may be pips blurred together (_merged). The reader groups the spots no die accounts
+    for into places to ask the dice net about (vision/candidates.py)."""
 
     faces: tuple[LightFace, ...]
     spots: Candidates
+    merged: Candidates = NO_SPOTS
 
 
 def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
@@ -159,7 +161,8 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     pip_d = PIP_D_PER_G * g_known if g_known else pip_d or frame_pip_d(gray.shape[1], gray.shape[0])
     floor, edge = noise_floors(gray)
     c, oval, resp = _all_spots(gray, pip_d, True, floor)
-    faces = _proposals(gray, c, resp, g_known, _merged(c, oval), level, edge)
+    merged = _merged(c, oval)
+    faces = _proposals(gray, c, resp, g_known, merged, level, edge)
     # Lone pips (1s) take the frame's pitch: calibrated, or the one of the faces already read, else (0)
     # each spot's own (see _ones).
     g_frame = float(np.median([f.g for f in faces])) if g_known is None and faces else g_known or 0.0
@@ -172,7 +175,7 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     faces = _resolve(faces)
     if down is not None:
         faces = [lean_check(f, c, oval, faces, down, colour) for f in faces]
-    return LightPass(tuple(faces), c)
+    return LightPass(tuple(faces), c, merged)
 
 
 def frame_pip_d(w: int, h: int) -> float:
@@ -218,9 +221,7 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
         return []
     nround = n
     if merged is not None and len(merged):
-        c = Candidates(np.concatenate([c.xy, merged.xy]), np.concatenate([c.peak, merged.peak]),
-                       np.concatenate([c.radius, merged.radius]), np.concatenate([c.elong, merged.elong]),
-                       np.concatenate([c.axis, merged.axis]), c.dark)
+        c = c.joined(merged)
     is_round = np.arange(len(c)) < nround
     z = c.xy[:, 0] + 1j * c.xy[:, 1]
     i, j = np.triu_indices(nround, 1)

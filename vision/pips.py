@@ -40,6 +40,12 @@ class Candidates:
         return Candidates(self.xy[idx], self.peak[idx], self.radius[idx], self.elong[idx], self.axis[idx],
                           self.dark)
 
+    def joined(self, more: Candidates) -> Candidates:
+        """These spots, then `more` (of the same polarity)."""
+        return Candidates(np.concatenate([self.xy, more.xy]), np.concatenate([self.peak, more.peak]),
+                          np.concatenate([self.radius, more.radius]), np.concatenate([self.elong, more.elong]),
+                          np.concatenate([self.axis, more.axis]), self.dark)
+
 
 def odd(x: float) -> int:
     n = max(3, round(x))

@@ -13,6 +13,7 @@ from tests.vision.render import DieSpec, render
 from tests.vision.test_dicenet import FixedNet
 from vision import Verdict, read_dice
 from vision.candidates import LINK, MAX_EXTENT, MAX_FREE, spot_clusters
+from vision.darkpips import LightPass
 from vision.dicenet import COCKED, N_CLASSES, NO_DIE, NetRead
 from vision.netcheck import (
     NET_ACCEPT,
@@ -24,6 +25,8 @@ from vision.netcheck import (
     consult_net,
     recentre,
 )
+from vision.pips import Candidates
+from vision.reader import _spot_groups
 from vision.reading import Die
 
 DIE = 40.0
@@ -202,3 +205,36 @@ def test_two_specks_on_a_plain_sheet_are_no_die_three_pips_are() -> None:
         r[n] = read_dice(frame, net=FixedNet(sure_one))
     assert r[2].verdict is Verdict.UNREADABLE and r[2].values == (4,)
     assert r[3].verdict is Verdict.OK and sorted(r[3].values) == [1, 4]  # type: ignore[type-var]
+
+
+def _cands(pts: list[tuple[float, float]], elong: float) -> Candidates:
+    xy, peak = _spots(pts)
+    n = len(pts)
+    return Candidates(xy, peak, np.full(n, 3.0), np.full(n, elong), np.zeros(n, np.int64), True)
+
+
+def test_a_six_whose_rows_blur_into_long_spots_is_a_group_with_them() -> None:
+    """A soft lens merges a 6's rows: only the rows' first pips stay round, the rest measure long (the Byler
+    photos under a 1 px blur, IMG_20191208_111751's white 6). Two round spots on a plain sheet are no group
+    (BARE_SPOTS); grouped with the long spots they are the face, centred on it."""
+    blank = np.full((200, 200, 3), 200, np.uint8)
+    pips = _face((100.0, 100.0), 6)
+    round_ = [p for p in pips if p[1] == 90.0]  # (one end of each line of three)
+    long = [p for p in pips if p not in round_]
+    alone = LightPass((), _cands(round_, 1.2))
+    assert _spot_groups(blank, alone, DIE, []) == []
+    blurred = LightPass((), _cands(round_, 1.2), _cands(long, 2.3))
+    groups = _spot_groups(blank, blurred, DIE, [])
+    assert len(groups) == 1 and np.hypot(groups[0][0] - 100.0, groups[0][1] - 100.0) < 1.0
+
+
+def test_long_spots_do_not_move_a_group_of_round_ones() -> None:
+    """A group of round spots stands as found; a group of round and long spots is added only away from every
+    such group: a neighbour's long spot joined to a face would move its centre off the die."""
+    blank = np.full((200, 200, 3), 200, np.uint8)
+    three = _face((100.0, 100.0), 3)
+    stray = [(100.0 + 0.5 * DIE, 100.0)]  # within LINK of the face's right pips, still within MAX_EXTENT
+    both = LightPass((), _cands(three, 1.2), _cands(stray, 2.3))
+    groups = _spot_groups(blank, both, DIE, [])
+    assert len(groups) == 1 and np.hypot(groups[0][0] - 100.0, groups[0][1] - 100.0) < 1.0
+    assert _spot_groups(blank, both, DIE, [(100.0, 100.0)]) == []  # (and neither where a die is read)

@@ -37,8 +37,12 @@ FLOORS = {
     "cool light": (0.93, 0.86),  # 95.79% / 87.24%
     "noise 6 levels": (0.95, 0.88),  # 97.89% / 89.77%
     "JPEG quality 40": (0.93, 0.81),  # 95.79% / 82.62%
-    # Read enlarged to the working die size (vision/scale.py), 2026-11-26; as taken 94.74% / 88.56%.
-    "0.7x (dice 22-31 px)": (0.94, 0.87),  # 96.84% (92 of 95) / 89.44%
+    # A soft lens (2026-11-28): a 6's rows merge into long spots, grouped with the round ones for the net
+    # (vision/reader.py _spot_groups); before that 93.68% (89 of 95) / 86.07%.
+    "soft focus (blur 1 px)": (0.94, 0.84),  # 95.79% (91 of 95) / 86.29%
+    # Read enlarged to the working die size (vision/scale.py), 2026-11-26; as taken 94.74% / 88.56%. With the
+    # long spots' groups (2026-11-28); before them 96.84% (92 of 95) / 89.14%.
+    "0.7x (dice 22-31 px)": (0.96, 0.87),  # 98.95% (94 of 95) / 89.47%
     # Read shrunk to the working die size (vision/scale.py). As they were, read at full size: 3x 93.68% /
     # 88.23% at 0.8 s a photo; 5x (every 25th photo: 10 photos, 69 dice) 84.06% of the dice at 5.3 s a
     # photo, against 94.20% at 0.14 s shrunk.
@@ -73,7 +77,7 @@ def test_reads_the_photos_as_another_camera_takes_them(look: str) -> None:
 def test_small_dice_read_enlarged_read_more_than_as_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """The 0.7x photos (dice of 22-31 px, below the development photos' smallest) read enlarged to the working
     die size (vision/scale.py) against the same photos read as taken: more dice read, white ones included,
-    accuracy held at the other looks' floor. Measured on these photos: 89.44% against 88.56% of the dice,
+    accuracy held at the other looks' floor. Measured on these photos (2026-11-26): 89.44% against 88.56% of the dice,
     white 92 against 90 of 95, accuracy 99.75% against 99.88% (811 of 813 right against 804 of 805: one
     more dark die misread, a 6 read as 4)."""
     import vision.scale
