@@ -68,6 +68,13 @@ VIEWS), the same run: 99.88% of 1,650 right, coverage 91.67% (white 98.48%), 154
 wrong; photos 41.5 / 29.8 ms against 17.5 / 12.6 ms (0.42x / 0.42x); where changed 5.6 / 6.9 ms against
 16.4 / 16.5 ms (2.96x / 2.39x), whole 6.7 / 12.6 ms (2.47x / 1.31x), 160/160 right either way.
 
+2026-11-28 (`--repeat 1 --sim-seeds 40 --streams 0`, 1m24s), with the long spots a blur leaves grouped for the
+net (vision/reader.py _spot_groups): as taken the same reads (99.88% of 1,650, coverage 91.67%, 154 photos ok
+and right, none wrong); photos 42.7 / 30.8 ms against the peer's 17.5 / 12.6 ms (0.41x / 0.41x); where changed
+5.6 / 7.0 ms against 16.4 / 16.4 ms (2.94x / 2.34x), whole 6.7 / 12.7 ms (2.46x / 1.29x), 160/160 right either
+way. `--looks` (4m18s): white dice under soft focus 95.96% (94.95% before), at 0.7x 97.98% (95.96%); every
+look's accuracy 99.54-99.94%, 11 photos `ok` and wrong over the 16 looks, as before (docs/vision.md).
+
 --sim-scale K takes the simulated camera's frames resized by K (both frames of a throw, INTER_AREA): a camera
 with smaller dice seeing the same table, its calibration scaled with the frame. At 0.62 (397x298, dice of 19
 px, below the development photos' smallest) on 2026-11-26, 40 seeds, R=3: read enlarged to the working die
