@@ -506,9 +506,10 @@ def _spot_groups(bgr: U8, grey: LightPass, die: float, taken: list[tuple[float, 
 
     A soft lens or a small die merges a 6's rows into long spots: its two round corners alone are no group
     of three, and no layout fits (the pip pass needs a round diagonal pair). Grouped with the long spots too,
-    the die is found; the net reads such 6s at 0.82-0.97. Kept as a second set rather than grouping every
-    spot at once: a long spot of a neighbour joins a group and moves its centre off the die, and a group of
-    round spots found alone lost two white dice so (soft focus: IMG_20191208_111246's 6, 111352's 1)."""
+    the die is found; the net reads such 6s at 0.82-0.97. A second set, not every spot grouped at once: a
+    neighbour's long spot joining a group of round ones moves its centre off the die, which lost two white
+    dice the round group alone had read (soft focus: IMG_20191208_111246's 6, 111352's 1). Half a die is
+    closer than two dice's centres can be."""
     found = [xy for xy, n in spot_clusters(grey.spots.xy, grey.spots.peak, die, taken)
              if n >= BARE_SPOTS or outline(bgr, xy, die, die) is not None]
     if len(grey.merged) == 0:
