@@ -1,4 +1,5 @@
-"""From markers or clicked corners to a `Calibration`: homography, polygons, die size and colours. Pure."""
+"""From markers, the board's outline or clicked corners to a `Calibration`: homography, polygons, die size and
+colours. Pure."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy.typing as npt
 
 from calibration.markers import BOARD_IDS, CORNER_NAMES, TRAY_IDS, Marker, detect_markers
 from calibration.model import Calibration, CalibrationError, Point, focal_from_hfov
+from calibration.outline import find_board
 
 U8 = npt.NDArray[np.uint8]
 F64 = npt.NDArray[np.float64]
@@ -98,14 +100,44 @@ def _hom_tuple(hom: F64) -> tuple[tuple[float, float, float], ...]:
     return tuple((float(r[0]), float(r[1]), float(r[2])) for r in hom)
 
 
+def from_photo(image: U8, board_mm: float = MONOPOLY_BOARD_MM, die_mm: float = STANDARD_DIE_MM,
+               tray: bool | None = None) -> Calibration:
+    """Calibrate from a photo of the table: by the marker sheet's markers where it shows any (a missing
+    one is then named, not guessed around), else by the board's own outline (calibration/outline.py).
+    The outline gives no dice tray: `tray=True` needs the markers."""
+    markers = detect_markers(image)
+    if markers:
+        return from_markers(image, board_mm, die_mm, tray, markers=markers)
+    if tray is True:
+        raise CalibrationError("no calibration markers found in the image: the dice tray is found by its markers "
+                               "(ids 4-7; print them with `tableside calibration-sheet`)")
+    try:
+        corners = find_board(image)
+    except CalibrationError as exc:
+        raise CalibrationError(f"no calibration markers found in the image, and {exc} (print markers with "
+                               "`tableside calibration-sheet`, or click the board's four corners in the clerk's "
+                               "console)") from exc
+    h, w = image.shape[:2]
+    return from_outline(corners, (w, h), board_mm, die_mm)
+
+
+def from_outline(corners: Sequence[Point], image_size: tuple[int, int], board_mm: float = MONOPOLY_BOARD_MM,
+                 die_mm: float = STANDARD_DIE_MM) -> Calibration:
+    """The calibration of a board found by its outline (calibration/outline.py find_board): as from clicked
+    corners, recorded as found so."""
+    cal = from_corners(corners, image_size, board_mm, die_mm)
+    return replace(cal, source="outline")
+
+
 def from_markers(image: U8, board_mm: float = MONOPOLY_BOARD_MM, die_mm: float = STANDARD_DIE_MM,
-                 tray: bool | None = None) -> Calibration:
+                 tray: bool | None = None, markers: Mapping[int, Marker] | None = None) -> Calibration:
     """Calibrate from a photo with the board markers (and the tray markers, for Catan).
 
     `tray=None` uses the tray markers when all four are there and refuses a partial set; `tray=True`
-    requires them; `tray=False` ignores them.
+    requires them; `tray=False` ignores them. `markers`: those already detected in `image`, if they were.
     """
-    markers = detect_markers(image)
+    if markers is None:
+        markers = detect_markers(image)
     if not markers:
         raise CalibrationError("no calibration markers found in the image (print them with "
                                "`tableside calibration-sheet`, or calibrate by clicking the four corners)")

@@ -773,6 +773,18 @@ class TableService:
         return {"size": list(size), "board": px(cal.board_polygon),
                 "tray": px(cal.tray_polygon) if cal.tray_polygon else None, "source": cal.source}
 
+    def find_corners(self) -> list[list[float]]:
+        """The board's four corners in the camera's latest frame, found by its outline (calibration/outline.py),
+        in the order the clerk clicks them (top-left, top-right, bottom-right, bottom-left): a proposal for the
+        clerk to check and save (set_corners), not saved here. CalibrationError where the frame shows no board."""
+        from calibration.fit import order_corners
+        from calibration.outline import find_board
+
+        frame = self._frame
+        if frame is None:
+            raise ServiceError("no camera picture yet to find the board in")
+        return [[round(x, 1), round(y, 1)] for x, y in order_corners(find_board(frame.image))]
+
     def set_corners(self, points: Sequence[tuple[float, float]]) -> dict[str, Any]:
         """Calibrate the camera view from four clicked board corners (a board without markers): stored as a
         new calibration row, then used by the reader and the watcher from the next frame on."""

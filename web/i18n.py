@@ -331,11 +331,15 @@ UI: Final[dict[str, dict[str, str]]] = {
     "check_ok": {"en": "Allowed", "ja": "可"},
     "calibration": {"en": "Camera calibration", "ja": "カメラの較正"},
     "calibration_help": {
-        "en": "Click the board's four corners in order: top-left, top-right, bottom-right, bottom-left. "
-              "The dashed line is where the calibration in use puts the board.",
-        "ja": "盤の四隅を順にクリック：左上、右上、右下、左下。破線は使用中の較正での盤の位置です。",
+        "en": "Click the board's four corners in order: top-left, top-right, bottom-right, bottom-left, or let "
+              "the camera find the board. The dashed line is where the calibration in use puts the board.",
+        "ja": "盤の四隅を順にクリック：左上、右上、右下、左下。または盤を自動で探します。"
+              "破線は使用中の較正での盤の位置です。",
     },
     "calibration_reset": {"en": "Start again", "ja": "やり直す"},
+    "calibration_find": {"en": "Find the board", "ja": "盤を自動で探す"},
+    "calibration_found": {"en": "Board found: check the four corners, then save them.",
+                          "ja": "盤が見つかりました。四隅を確かめてから保存してください。"},
     "calibration_save": {"en": "Save corners", "ja": "四隅を保存"},
     "calibration_saved": {"en": "Corners saved.", "ja": "四隅を保存しました。"},
     "no_preview": {"en": "no camera picture", "ja": "カメラ映像なし"},

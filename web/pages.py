@@ -119,6 +119,7 @@ def _page_data(service: Any | None) -> dict[str, Any]:
             "check": url_for("pages.check", table_id=tid),
             "legal": url_for("pages.legal", table_id=tid),
             "calibration": url_for("pages.calibration", table_id=tid),
+            "find_board": url_for("pages.find_board", table_id=tid),
         }
     return data
 
@@ -328,3 +329,21 @@ def calibration(table_id: str) -> Response:
     except RuntimeError as exc:  # no picture yet
         return _json_error(409, "unavailable", str(exc))
     return jsonify({"ok": True, "calibration": cal})
+
+
+@bp.post("/api/tables/<table_id>/calibration/find")
+@require_clerk
+def find_board(table_id: str) -> Response:
+    """The board's four corners found by its outline in the camera's latest frame: `{corners}` in the order
+    they are clicked, a proposal the clerk checks on the preview and saves as clicked corners. 409 before the
+    camera has given a picture, 422 where the picture shows no board (the message says what was seen)."""
+    finder = getattr(_table(table_id), "find_corners", None)
+    if finder is None:
+        return _json_error(501, "unsupported", "this table service cannot look for the board")
+    try:
+        corners = finder()
+    except ValueError as exc:  # CalibrationError: no board outline in the picture
+        return _json_error(422, "not_found", str(exc))
+    except RuntimeError as exc:  # no picture yet
+        return _json_error(409, "unavailable", str(exc))
+    return jsonify({"corners": corners})

@@ -1,7 +1,7 @@
-"""`tableside calibrate IMAGE|--source SPEC [-o FILE] [--throw IMAGE] [--hfov DEG]`: find the marker sheet's
-markers in a photo of the table, or in a frame of the table's camera as `tableside run` opens it, and write
-the calibration file (board polygon, tray polygon, homography, expected die size and colours, and the lens
-where given)."""
+"""`tableside calibrate IMAGE|--source SPEC [-o FILE] [--throw IMAGE] [--hfov DEG]`: find the board in a photo of
+the table, or in a frame of the table's camera as `tableside run` opens it, by the marker sheet's markers or,
+without them, by the board's own outline, and write the calibration file (board polygon, tray polygon,
+homography, expected die size and colours, and the lens where given)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from tableside.cli import UsageError
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("calibrate", help="calibrate a table from a photo with the corner markers")
-    p.add_argument("image", nargs="?", help="photo from the table camera showing the board's four corner markers")
+    p = sub.add_parser("calibrate", help="calibrate a table from a photo: by the corner markers, or by the board's "
+                                         "outline")
+    p.add_argument("image", nargs="?", help="photo from the table camera showing the whole board (with its four "
+                                            "corner markers, or without: then the board is found by its outline)")
     p.add_argument("--source", metavar="SPEC",
                    help="take the photo from the table's camera instead, opened as `tableside run --source` opens "
                         "it (picamera[:N], webcam:N, video:PATH, folder:DIR): the calibration is then made on "
@@ -106,12 +108,16 @@ def handle(args: argparse.Namespace) -> int:
     if (args.image is None) == (args.source is None):
         raise UsageError("give the table's photo (IMAGE) or its camera (--source SPEC), one of them")
     image = io.read_image(args.image) if args.image is not None else _camera_frame(args.source)
-    cal = fit.from_markers(image, board_mm=args.board_mm, die_mm=args.die_mm, tray=args.tray)
+    cal = fit.from_photo(image, board_mm=args.board_mm, die_mm=args.die_mm, tray=args.tray)
     if args.hfov is not None:
         cal = fit.with_lens(cal, args.hfov)
     out = sys.stdout if args.output else sys.stderr
-    markers = cal.extra.get("markers", [])
-    print(f"markers: {', '.join(str(m) for m in markers)} in {cal.image_size[0]}x{cal.image_size[1]}", file=out)
+    size = f"{cal.image_size[0]}x{cal.image_size[1]}"
+    if cal.source == "outline":
+        print(f"board: found by its outline (no markers) in {size}: check the polygon below, or calibrate with "
+              "the marker sheet", file=out)
+    else:
+        print(f"markers: {', '.join(str(m) for m in cal.extra.get('markers', []))} in {size}", file=out)
     print("board polygon: " + "  ".join(f"({x:.1f}, {y:.1f})" for x, y in cal.board_polygon), file=out)
     if cal.focal_px:
         print(f"lens: {args.hfov:g} degrees across, focal length {cal.focal_px:.1f} px", file=out)

@@ -323,7 +323,8 @@ def test_the_console_outlines_the_calibration_and_takes_clicked_corners(browser:
     """The clerk's camera panel over a running simulated camera: its status and where the calibration in use
     puts the board, drawn over the live preview. The calibration was made on 16:9 stills and the camera gives
     4:3 frames, so the status says the camera is not read, and why; four corners clicked on the preview and
-    saved make a calibration of the frames' own shape: the camera is read again and the outline redrawn."""
+    saved make a calibration of the frames' own shape: the camera is read again and the outline redrawn.
+    Then "Find the board" places the corners the board's outline gives, and saved they are the board's."""
     from calibration.fit import from_corners
     from hardware.simcam import SimulatedCamera
 
@@ -362,4 +363,13 @@ def test_the_console_outlines_the_calibration_and_takes_clicked_corners(browser:
                             f".getAttribute('points').startsWith('{new[0][0]:g},')")
     assert np.allclose(drawn(), new, atol=0.11)
     shoot(clerk, "clerk-calibration", full=False)
+    # "Find the board": the camera's picture searched for the board's outline, its corners placed as if
+    # clicked (the clicked ones above were well inside it), for the clerk to check and save.
+    clerk.click("#corners-find")
+    clerk.wait_for_selector('#result[data-ok="1"] >> text=Board found')
+    assert clerk.locator("circle.corner").count() == 4 and clerk.is_enabled("#corners-save")
+    clerk.click("#corners-save")
+    clerk.wait_for_function("() => !document.querySelector('.corner')")
+    found = service.calibration.board_polygon
+    assert np.abs(np.array(found) - cam.board_corners_px()).max() < 4.0, found
     assert not clerk.js_errors, clerk.js_errors

@@ -139,3 +139,32 @@ def test_the_preview_sends_each_picture_whole_and_again_while_it_stays(app: Flas
             assert img is not None and img.shape == (480, 640, 3)
     finally:
         r.close()
+
+
+def test_the_board_is_found_in_the_cameras_picture(app: Flask, client: FlaskClient) -> None:
+    """`POST .../calibration/find`: the board's corners found by its outline in the camera's latest frame, in
+    the order the clerk clicks them, for the clerk to check and save; nothing is saved by it. Refused with
+    the reason before a picture (409) and where the picture shows no board (422); clerk only."""
+    from hardware.simcam import SimulatedCamera
+
+    url = "/api/tables/t1/calibration/find"
+    assert client.post(url).status_code == 401
+    r = client.post(url, headers=clerk_headers())
+    assert r.status_code == 409 and "no camera picture" in r.get_json()["message"]
+    service: TableService = app.extensions["tableside"].get("t1")
+    _give_picture(service)
+    r = client.post(url, headers=clerk_headers())
+    assert r.status_code == 422 and r.get_json()["error"] == "not_found"
+    assert r.get_json()["message"].startswith("no board outline found: ")
+    cam = SimulatedCamera(seed=4, tilt_deg=18)
+    service._frame = Frame(image=cam.still([]), t=0.0)
+    before = service.calibration
+    r = client.post(url, headers=clerk_headers())
+    assert r.status_code == 200, r.get_json()
+    found = r.get_json()["corners"]
+    truth = cam.board_corners_px()  # top-left, top-right, bottom-right, bottom-left
+    assert np.abs(np.array(found) - truth).max() < 4.0, (found, truth.tolist())
+    assert service.calibration == before
+    r = client.post("/api/tables/t1/calibration", json={"corners": found}, headers=clerk_headers())
+    assert r.status_code == 200 and service.calibration is not None
+    assert np.allclose(service.calibration.board_polygon, found)

@@ -315,6 +315,15 @@ function setupCamera() {
     drawCorners();
   });
   document.getElementById("corners-reset").addEventListener("click", () => { corners = []; drawCorners(); });
+  // The board found by its outline in the camera's picture: placed as if clicked, for the clerk to check and save.
+  document.getElementById("corners-find").addEventListener("click", async () => {
+    const { ok, data } = await post(TABLE.find_board, {});
+    if (ok) {
+      corners = data.corners.map(([x, y]) => [Math.round(x), Math.round(y)]);
+      drawCorners();
+    }
+    showResult(ok, ok ? t("calibration_found") : ruleMessage(data));
+  });
   document.getElementById("corners-save").addEventListener("click", async () => {
     const { ok, data } = await post(TABLE.calibration, { corners });
     showResult(ok, ok ? t("calibration_saved") : ruleMessage(data));
