@@ -1,4 +1,4 @@
-"""Houses and hotels: building (M.BUILD.1-5), shortage auctions (M.BUILD.6), selling (M.BUILD.7-8).
+"""Houses and hotels: building (M.BUILD.1-5) and shortage auctions (M.BUILD.6); selling is engine/selling.py.
 
 A build that no follower could push past the bank's stock completes at once (M.BUILD.5). Otherwise it is
 a declaration: a `BuildRound` waits until every other player has passed, then builds hotels before houses;
@@ -8,15 +8,15 @@ taken again after each.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 
 from engine import commands as cmd
 from engine import events as ev
+from engine.auction import tie_priority
 from engine.board import DEEDS, GROUPS
 from engine.errors import IllegalCommand, InvalidCommand
-from engine.finance import _pay_debt_if_able, between_turns, liquidation_value, raising_cash
-from engine.state import BuildingAuction, BuildRound, Debt, GameState
+from engine.finance import between_turns, liquidation_value
+from engine.state import BuildingAuction, BuildRound, GameState
 from engine.tx import Tx
 
 HOTEL = 5  # a hotel stands for the 4 houses it replaced plus itself: one more level (M.BUILD.3)
@@ -28,14 +28,14 @@ def level(state: GameState, deed: str) -> int:
     return HOTEL if ds.hotel else ds.houses
 
 
-def _street(deed: str) -> None:
+def require_street(deed: str) -> None:
     if deed not in DEEDS:
         raise InvalidCommand(f"unknown deed {deed!r}")
     if DEEDS[deed].kind != "street":
         raise IllegalCommand("M.BUILD.1", f"{deed} is not a street; nothing can be built on it")
 
 
-def _uneven(group: str, levels: dict[str, int]) -> str:
+def uneven_message(group: str, levels: dict[str, int]) -> str:
     def show(d: str) -> str:
         return f"{d} {'hotel' if levels[d] == HOTEL else levels[d]}"
 
@@ -46,7 +46,7 @@ def _uneven(group: str, levels: dict[str, int]) -> str:
 
 def check_group(state: GameState, player: str, deed: str) -> None:
     """M.BUILD.1: the whole colour group, owned by the builder, none of it mortgaged (004)."""
-    _street(deed)
+    require_street(deed)
     owner = state.deeds[deed].owner
     if owner != player:
         raise IllegalCommand("M.BUILD.1", f"{player} does not own {deed}")
@@ -89,7 +89,7 @@ def check_build(state: GameState, player: str, deed: str, count: int, hotel: boo
         after = dict(levels)
         after[deed] += count
         if max(after.values()) - min(after.values()) > 1:
-            raise IllegalCommand("M.BUILD.2", _uneven(group, after))
+            raise IllegalCommand("M.BUILD.2", uneven_message(group, after))
         if state.bank_houses < count:
             raise IllegalCommand("M.BUILD.4", f"the bank has {state.bank_houses} houses, {count} asked")
     cost = DEEDS[deed].house_cost * count
@@ -123,7 +123,7 @@ def potential(state: GameState, player: str, unit: str) -> int:
     return min(capacity, liquidation_value(state, player) // cheapest)
 
 
-def _free_houses(state: GameState) -> int:
+def free_houses(state: GameState) -> int:
     """Houses in the bank that a hotel's sale may break into (M.BUILD.8): a house under a shortage auction
     (M.BUILD.6) is the auction's until it is placed or the bid is void. A sale during that auction once took
     it, and the winner's placement then left the bank with -1 houses."""
@@ -139,12 +139,12 @@ def _demand(decls: tuple[Decl, ...], unit: str) -> int:
     return sum(c for _, _, c, h in decls if h == (unit == "hotel"))
 
 
-def _default_owner(state: GameState, name: str | None, deed: str) -> str:
+def builder_or_owner(state: GameState, name: str | None, deed: str) -> str:
     if name is not None:
         if not state.has_player(name):
             raise IllegalCommand("M.BUILD.1", f"unknown player {name!r}")
         return name
-    _street(deed)
+    require_street(deed)
     owner = state.deeds[deed].owner
     if owner is None:
         raise IllegalCommand("M.BUILD.1", f"nobody owns {deed}")
@@ -155,11 +155,11 @@ def _default_owner(state: GameState, name: str | None, deed: str) -> str:
 
 
 def build(tx: Tx, c: cmd.Build) -> None:
-    _declare(tx, _default_owner(tx.state, c.player, c.deed), c.deed, c.count, False)
+    _declare(tx, builder_or_owner(tx.state, c.player, c.deed), c.deed, c.count, False)
 
 
 def build_hotel(tx: Tx, c: cmd.BuildHotel) -> None:
-    _declare(tx, _default_owner(tx.state, c.player, c.deed), c.deed, 1, True)
+    _declare(tx, builder_or_owner(tx.state, c.player, c.deed), c.deed, 1, True)
 
 
 def _timing(state: GameState) -> BuildRound | None:
@@ -351,7 +351,7 @@ def check_build_unit(state: GameState, player: str, deed: str, unit: str) -> Non
         raise IllegalCommand("M.BUILD.3", f"{deed} has 4 houses or a hotel")
     levels[deed] += 1
     if max(levels.values()) - min(levels.values()) > 1:
-        raise IllegalCommand("M.BUILD.2", _uneven(group, levels))
+        raise IllegalCommand("M.BUILD.2", uneven_message(group, levels))
 
 
 def _auction(state: GameState) -> BuildingAuction:
@@ -375,7 +375,8 @@ def min_bid(state: GameState, player: str, unit: str) -> int:
     return min(costs) if costs else 0
 
 
-def check_bid(state: GameState, player: str, amount: int) -> BuildingAuction:
+def check_bid(state: GameState, player: str, amount: int, tie: bool = False) -> BuildingAuction:
+    """`tie`: the bid was called at the same moment as the standing one, for the same amount (M.AUC.3)."""
     a = _auction(state)
     if a.placing:
         raise IllegalCommand("M.BUILD.6", f"{a.high_bidder} is placing the unit won")
@@ -389,13 +390,22 @@ def check_bid(state: GameState, player: str, amount: int) -> BuildingAuction:
         raise IllegalCommand("M.BUILD.6", f"bids start at the build cost (${floor} for {player})")
     if a.high_bidder == player and not a.held:
         raise IllegalCommand("M.BUILD.6", f"{player} already holds the ${a.high_bid} bid")
+    if tie and amount == a.high_bid and a.high_bidder is not None and a.high_bidder != player:
+        # M.AUC.3 holds in a shortage auction as in a deed's: equal bids called together go to the bidder
+        # nearest in turn order from the next player.
+        order = tie_priority(state)
+        if order.index(a.high_bidder) < order.index(player):
+            raise IllegalCommand(
+                "M.AUC.3", f"equal bids of ${amount}: {a.high_bidder} is nearer in turn order and keeps it"
+            )
+        return a
     if amount <= a.high_bid:
         raise IllegalCommand("M.BUILD.6", f"a bid must exceed the standing ${a.high_bid}")
     return a
 
 
 def bid(tx: Tx, c: cmd.Bid) -> None:
-    a = check_bid(tx.state, c.player, c.amount)
+    a = check_bid(tx.state, c.player, c.amount, c.tie)
     tx.replace_head(replace(a, high_bid=c.amount, high_bidder=c.player, held=False))
     _maybe_close(tx)
 
@@ -473,7 +483,7 @@ def check_place(state: GameState, player: str, deed: str) -> BuildingAuction:
         raise IllegalCommand("M.BUILD.6", "the auction is still open")
     if player != a.high_bidder:
         raise IllegalCommand("M.BUILD.6", f"{a.high_bidder} won the unit, not {player}")
-    _street(deed)
+    require_street(deed)
     check_build_unit(state, player, deed, a.unit)
     return a
 
@@ -507,142 +517,3 @@ def place_building(tx: Tx, c: cmd.PlaceBuilding) -> None:
             del decls[i]
     tx.replace_head(replace(rnd, declarations=tuple(decls)))
     _redeclare(tx)
-
-
-# ---- selling (M.BUILD.7-8) ----
-
-
-def can_sell_now(state: GameState, player: str) -> bool:
-    return between_turns(state) or raising_cash(state, player)
-
-
-def _debt_shortfall(state: GameState, player: str) -> int:
-    """Cash still missing for a debt the player can't pay in cash (the M.BUILD.8 exception), else 0."""
-    head = state.head
-    if isinstance(head, Debt) and head.debtor == player:
-        return max(0, head.amount - state.player(player).cash)
-    return 0
-
-
-def check_sell(state: GameState, player: str, deed: str, count: int,
-               layout: dict[str, int] | None = None) -> dict[str, int]:
-    """The group's levels after the sale (M.BUILD.2, M.BUILD.7-8); refuses what the rules forbid."""
-    _street(deed)
-    if state.deeds[deed].owner != player:
-        raise IllegalCommand("M.BUILD.7", f"{player} does not own {deed}")
-    if not can_sell_now(state, player):
-        if any(isinstance(p, Debt) and p.debtor == player for p in state.pending[1:]):
-            # Several players forced to sell by one card are processed in turn order from the drawer.
-            raise IllegalCommand("M.BUILD.9", f"{player}'s payment comes after the players before in turn order")
-        raise IllegalCommand("M.MORT.3", "buildings are sold between turns or to raise cash that is due")
-    group = DEEDS[deed].group
-    before = {d: level(state, d) for d in GROUPS[group]}
-    if before[deed] == HOTEL:
-        return _hotel_layout(state, player, deed, layout)
-    if layout is not None:
-        raise InvalidCommand("sell_building: a layout is only for selling a hotel")
-    if count < 1 or count > before[deed]:
-        raise IllegalCommand("M.BUILD.7", f"{deed} has {before[deed]} houses; can't sell {count}")
-    after = dict(before)
-    after[deed] -= count
-    if max(after.values()) - min(after.values()) > 1:
-        raise IllegalCommand("M.BUILD.2", "uneven sale: " + _uneven(group, after))
-    return after
-
-
-def _hotel_layout(state: GameState, player: str, deed: str, layout: dict[str, int] | None,
-                  keep_hotels: bool = True) -> dict[str, int]:
-    group = DEEDS[deed].group
-    deeds = GROUPS[group]
-    before = {d: level(state, d) for d in deeds}
-    if layout is not None:
-        if set(layout) - set(deeds) or any(not isinstance(v, int) or isinstance(v, bool) for v in layout.values()):
-            raise InvalidCommand(f"sell_building: layout must give whole numbers for deeds of {group}")
-        after = {d: int(layout.get(d, before[d])) for d in deeds}
-        _check_layout(state, player, deed, before, after)
-        return after
-    combos = [
-        dict(zip(deeds, combo, strict=True))
-        # By default other hotels stay: selling several needs an explicit layout.
-        for combo in itertools.product(*(
-            range(min(before[d], 4) + 1) if d == deed else (
-                (HOTEL,) if before[d] == HOTEL and keep_hotels else range(before[d] + 1))
-            for d in deeds
-        ))
-        if max(combo) - min(combo) <= 1
-    ]
-    # Keep the most; the fewest on the deed losing its hotel (the worked example's 4,4,H -> 3,3,2).
-    combos.sort(key=lambda after: (sum(after.values()), -after[deed]), reverse=True)
-    for after in combos:
-        try:
-            _check_layout(state, player, deed, before, after)
-        except IllegalCommand:
-            continue
-        return after
-    raise IllegalCommand(
-        "M.BUILD.8", f"the hotel on {deed} can't be sold evenly with the houses available: give a layout for {group}"
-    )
-
-
-def _check_layout(state: GameState, player: str, deed: str, before: dict[str, int], after: dict[str, int]) -> None:
-    group = DEEDS[deed].group
-    if after[deed] >= HOTEL:
-        raise IllegalCommand("M.BUILD.8", f"the layout keeps the hotel on {deed}")
-    if any(not 0 <= after[d] <= before[d] for d in after):
-        raise IllegalCommand("M.BUILD.8", "selling a hotel can't add buildings to other deeds")
-    if max(after.values()) - min(after.values()) > 1:
-        raise IllegalCommand("M.BUILD.2", "uneven sale: " + _uneven(group, after))
-    houses_before = sum(v for v in before.values() if v < HOTEL)
-    houses_after = sum(v for v in after.values() if v < HOTEL)
-    extra = houses_after - houses_before
-    free = _free_houses(state)
-    if extra > free:
-        held = state.bank_houses - free
-        auctioned = f" ({held} under auction)" if held else ""
-        raise IllegalCommand("M.BUILD.4", f"the bank has {free} houses free{auctioned}; that layout needs {extra}")
-    if extra <= 0 or state.options.hotel_breakup == "classic":
-        return
-    shortfall = _debt_shortfall(state, player)
-    if not shortfall:
-        raise IllegalCommand(
-            "M.BUILD.8", f"selling a hotel may leave at most the {houses_before} houses already in {group}"
-        )
-    half = DEEDS[deed].house_cost // 2
-    proceeds = (sum(before.values()) - sum(after.values())) * half
-    if proceeds - half >= shortfall:
-        raise IllegalCommand(
-            "M.BUILD.8",
-            f"houses from the bank only to the minimum needed: ${proceeds - half} already covers ${shortfall}",
-        )
-
-
-def group_sale_layout(state: GameState, player: str, deed: str) -> dict[str, int] | None:
-    """A layout selling other hotels of the group too, for when selling one alone can't be even (H,H,H)."""
-    try:
-        check_sell(state, player, deed, 1)
-        return None
-    except IllegalCommand:
-        pass
-    if level(state, deed) != HOTEL or not can_sell_now(state, player) or state.deeds[deed].owner != player:
-        return None
-    try:
-        return _hotel_layout(state, player, deed, None, keep_hotels=False)
-    except IllegalCommand:
-        return None
-
-
-def sell_building(tx: Tx, c: cmd.SellBuilding) -> None:
-    st = tx.state
-    player = _default_owner(st, c.player, c.deed)
-    layout = None if c.layout is None else dict(c.layout)
-    after = check_sell(st, player, c.deed, c.count, layout)
-    before = {d: level(st, d) for d in after}
-    half = DEEDS[c.deed].house_cost // 2
-    proceeds = (sum(before.values()) - sum(after.values())) * half
-    # Houses coming back to the bank first, then those taken from it, so the stock never dips below 0.
-    order = sorted(after, key=lambda d: (after[d] - (before[d] if before[d] < HOTEL else 0), d))
-    for d in order:
-        if after[d] != before[d]:
-            tx.emit(ev.BuildingsSet(deed=d, houses=after[d], hotel=False))
-    tx.transfer(None, player, proceeds, f"buildings on {DEEDS[c.deed].group} sold to the bank", "M.BUILD.7")
-    _pay_debt_if_able(tx)

@@ -11,10 +11,11 @@ import random
 from engine import commands as cmd
 from engine import events as ev
 from engine.board import DEEDS
-from engine.buildings import bidders, check_build, check_place, check_sell, group_sale_layout, min_bid
+from engine.buildings import bidders, check_build, check_place, min_bid
 from engine.errors import IllegalCommand, InvalidCommand
 from engine.finance import liquidation_value
 from engine.game import run, start
+from engine.selling import check_sell, group_sale_layout
 from engine.state import (
     Auction,
     BuildingAuction,

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine import auction, bankruptcy, buildings, cards, ending, finance, landing, trades, turns
+from engine import auction, bankruptcy, buildings, cards, ending, finance, landing, selling, trades, turns
 from engine import commands as cmd
 from engine import events as ev
 from engine.board import BOARD_SIZE, DEEDS
@@ -180,7 +180,7 @@ _HANDLERS: dict[type[cmd.Command], Callable[[Tx, Any], None]] = {
     cmd.DeclareBankruptcy: bankruptcy.declare_bankruptcy,
     cmd.Build: buildings.build,
     cmd.BuildHotel: buildings.build_hotel,
-    cmd.SellBuilding: buildings.sell_building,
+    cmd.SellBuilding: selling.sell_building,
     cmd.PassBuild: buildings.pass_build,
     cmd.WithdrawBuild: buildings.withdraw_build,
     cmd.PlaceBuilding: buildings.place_building,
@@ -323,10 +323,10 @@ def _building_commands(state: GameState) -> list[cmd.Command]:
                     out.append(cmd.Build(player=p.name, deed=d, count=1))
                 if _ok(buildings.check_build, state, p.name, d, 1, True):
                     out.append(cmd.BuildHotel(player=p.name, deed=d))
-            if (ds.houses or ds.hotel) and _ok(buildings.check_sell, state, p.name, d, 1):
+            if (ds.houses or ds.hotel) and _ok(selling.check_sell, state, p.name, d, 1):
                 out.append(cmd.SellBuilding(player=p.name, deed=d, count=1))
             elif ds.hotel:
-                layout = buildings.group_sale_layout(state, p.name, d)
+                layout = selling.group_sale_layout(state, p.name, d)
                 if layout is not None:
                     out.append(cmd.SellBuilding(player=p.name, deed=d, count=1, layout=layout))
     return out

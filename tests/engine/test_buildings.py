@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import engine
-from engine import buildings
+from engine import buildings, selling
 from engine.errors import IllegalCommand
 from engine.game import legal_commands, run
 from engine.state import BuildingAuction, BuildRound
@@ -100,7 +100,7 @@ def test_hotel_break_up_default_layout_and_money() -> None:
     state = setup(["A", "B"], owns("A", *ORANGE) | {"deeds.st_james_place.houses": 4,
                                                     "deeds.tennessee_avenue.houses": 4,
                                                     "deeds.new_york_avenue.hotel": True})
-    assert buildings.check_sell(state, "A", "new_york_avenue", 1) == {
+    assert selling.check_sell(state, "A", "new_york_avenue", 1) == {
         "st_james_place": 3, "tennessee_avenue": 3, "new_york_avenue": 2}
     after = engine.step(state, {"type": "sell_building", "player": "A", "deed": "new_york_avenue"})
     assert after.players[0].cash == 1500 + 5 * 50
