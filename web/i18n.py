@@ -423,13 +423,23 @@ EVENTS: Final[dict[str, dict[str, str]]] = {
     "end_signalled": {"en": "End signal: the last turn is {last_turn}", "ja": "終了合図：最終ターンは{last_turn}"},
 }
 
+# The gist of a reason in Japanese, the English reason after it: the pages take the first key the reason
+# contains (web/static/common.js reasonText), so the specific come before the general ("unreadable" is in
+# most of the reader's refusals: "die 2 unreadable: cocked: ...").
 REASONS_JA: Final[dict[str, str]] = {
     "no dice found": "サイコロが見つからない",
     "off the board": "盤外",
-    "low confidence": "読み取りが不確か",
-    "unreadable": "読めない",
-    "did not settle": "止まらなかった",
+    "cocked": "サイコロが傾いている",
+    "stacked": "サイコロが重なっている",
+    "motion blur": "動いていてぶれている",
+    "partly covered": "一部が隠れている",
+    "side face": "側面が見えている",
     "expected": "個数が違う",
+    "low confidence": "読み取りが不確か",
+    "did not settle": "止まらなかった",
+    "pip": "目の並びが読めない",
+    "unreadable": "読めない",
+    "clerk": "係員による無効",
     "rent": "レンタル料",
     "salary": "給料",
     "purchase": "購入",

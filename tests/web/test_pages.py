@@ -195,3 +195,32 @@ def test_ui_strings_exist_in_both_languages() -> None:
         assert entry.get("en") and entry.get("ja"), key
     for key, entry in i18n.EVENTS.items():
         assert entry.get("en") and entry.get("ja"), key
+
+
+def _gist_ja(reason: str) -> str | None:
+    """The Japanese gist the pages show for `reason`: the first key of REASONS_JA it contains (common.js
+    reasonText)."""
+    return next((ja for en, ja in i18n.REASONS_JA.items() if en in reason), None)
+
+
+@pytest.mark.parametrize(("reason", "gist"), [
+    ("die 2 off the board", "盤外"),
+    ("die 1 unreadable: cocked: a side face shows beside the top face", "サイコロが傾いている"),
+    ("die 1 unreadable: cocked: the top face is seen at a slant", "サイコロが傾いている"),
+    ("die 2 unreadable: cocked: a side face's pips show beside the top face (not there before the throw)",
+     "サイコロが傾いている"),
+    ("die 1 unreadable: stacked or overlapping dice", "サイコロが重なっている"),
+    ("die 1 unreadable: motion blur", "動いていてぶれている"),
+    ("die 2 unreadable: the pips read 4, the net gives it p 0.39: a die partly covered or misread", "一部が隠れている"),
+    ("die 1 unreadable: a 2 or 3 on an oblong body: maybe a side face at a slant", "側面が見えている"),
+    ("die 1 unreadable: pips off the d6 grid", "目の並びが読めない"),
+    ("die 1 unreadable: a mark on the face that is not a pip", "目の並びが読めない"),
+    ("found 3 dice, expected 2", "個数が違う"),
+    ("die 2 read with low confidence", "読み取りが不確か"),
+    ("no dice found", "サイコロが見つからない"),
+    ("clerk", "係員による無効"),
+])
+def test_a_refusals_reason_shows_its_own_gist_in_japanese(reason: str, gist: str) -> None:
+    """The reader's and watcher's reasons (vision/reader.py _verdict and the problems it quotes) each get the
+    gist that says why, not just "unreadable": the specific keys come first."""
+    assert _gist_ja(reason) == gist
