@@ -368,6 +368,7 @@ def test_the_console_outlines_the_calibration_and_takes_clicked_corners(browser:
     clerk.click("#corners-find")
     clerk.wait_for_selector('#result[data-ok="1"] >> text=Board found')
     assert clerk.locator("circle.corner").count() == 4 and clerk.is_enabled("#corners-save")
+    shoot(clerk, "clerk-find-board", full=False)
     clerk.click("#corners-save")
     clerk.wait_for_function("() => !document.querySelector('.corner')")
     found = service.calibration.board_polygon
