@@ -6,7 +6,10 @@ contours; each large contour's convex hull is simplified to four corners, a roug
 sides is then fitted again to the edge pixels along it (a robust line fit), the corners are where the fitted
 lines meet, and the quadrilateral is kept only where most of each side runs along an edge: a table's corner,
 a sheet of paper or a patch of light does not draw four straight, continuous sides, and pieces or dice on the
-board's edge break up only a little of one.
+board's edge break up only a little of one. A board is also told by its ring of spaces: the spaces' inner edge
+draws a second square a little inside the first. An outline without one is a table's or a sheet's; and where
+a patterned cloth or a busy table joins the board's edge into one tangle of contours, the ring (inside the
+board, clear of them) still stands out, and the board is grown outward from it and fitted.
 
 Nothing here knows a board's printing, so it works for any edition; the board's size in millimetres (the
 homography's scale) comes from the caller, as with clicked corners.
@@ -26,9 +29,11 @@ F64 = npt.NDArray[np.float64]
 WORK_SIDE = 960  # long side of the working copy, pixels: a board's edge is long; finer detail is not needed
 MIN_AREA = 0.08  # the board covers at least this share of the photo (a board under a fifth of its width is too
 #                  small to read dice on anyway)
+MIN_RING_AREA = MIN_AREA * (1.0 - 2.0 * 0.15) ** 2  # the ring of spaces of the smallest board (see GROW)
 EDGE_MARGIN = 0.004  # a corner nearer the photo's edge than this share of its size: the board runs out of the photo
 MIN_SUPPORT = 0.6  # share of a side, away from its corners, that must run along an edge
 OPEN_SHARE = 0.03  # the opening that trims a contour's thin attachments: this share of the photo's short side
+MAX_SPAN = 48  # ... but no further than this many pixels of the working copy (the search is span^2 lines)
 SEARCH = 0.06  # a side is looked for this share of its length either way of where the rough outline puts it
 MIN_ANGLE = 35.0  # degrees: a square seen from up to about 60 degrees off vertical keeps its corners wider
 EDGE_PERCENTILE = 92.0  # Canny's high threshold: this percentile of the photo's gradient magnitude...
@@ -38,6 +43,7 @@ MIN_EDGE = 40.0  # ... but no lower than this (L1 Sobel units): a flat photo's n
 # inside the first. Looked for between these shares of the side, in steps of STEP.
 RING = (0.09, 0.19)
 RING_STEP = 0.004
+GROW = (0.11, 0.13, 0.15)  # insets at which an inner square is grown into the board it may be the ring of
 
 
 def find_board(image: U8) -> tuple[Point, Point, Point, Point]:
@@ -52,25 +58,50 @@ def find_board(image: U8) -> tuple[Point, Point, Point, Point]:
                                                   interpolation=cv2.INTER_AREA)
     grey = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     edges = board_edges(np.asarray(grey, dtype=np.uint8))
-    why = "no closed four-sided outline covering 8% of the photo or more"
-    for rough in _rough_quads(edges):
-        fitted = _fit_sides(rough, edges)
-        if isinstance(fitted, str):
-            why = fitted
+    why: str | None = None
+    rough = _rough_quads(edges)
+    # An inner square may stand for the board: a patterned cloth or a busy table joins the board's own edge to
+    # its lines, where the ring of spaces inside the board stays clear of them (see _grown).
+    tries = [*rough, *(_grown(q, inset) for q in rough for inset in GROW)]
+    for quad in tries:
+        found = _board_at(quad, edges)
+        if isinstance(found, str):
+            why = why or found  # the largest outline's, the one a person would take for the board
             continue
-        problem = _implausible(fitted, edges.shape[1], edges.shape[0])
-        if problem:
-            why = problem
-            continue
-        inset, support = ring_of_spaces(fitted, edges)
-        if support < MIN_SUPPORT:
-            why = (f"the largest four-sided outline has no ring of spaces inside it (at best {support:.0%} of a "
-                   "square inside it runs along an edge): a table's or a sheet's edge, not a board's")
-            continue
-        fitted = _innermost(fitted, inset, edges)
-        corners = fitted / scale
+        corners = found / scale
         return tuple((float(x), float(y)) for x, y in corners)  # type: ignore[return-value]
-    raise CalibrationError(f"no board outline found: {why}")
+    raise CalibrationError(f"no board outline found: {why or NOTHING_LARGE}")
+
+
+def _board_at(quad: F64, edges: U8) -> F64 | str:
+    """The board whose outline `quad` roughly is (its sides fitted to the edges), or why it is none."""
+    h, w = edges.shape
+    reach = SEARCH * max(w, h)
+    if (quad < -reach).any() or (quad[:, 0] > w + reach).any() or (quad[:, 1] > h + reach).any():
+        return "the largest outline runs off the photo (the whole board must be in view)"
+    fitted = _fit_sides(quad, edges)
+    if isinstance(fitted, str):
+        return fitted
+    problem = _implausible(fitted, edges.shape[1], edges.shape[0])
+    if problem:
+        return problem
+    inset, support = ring_of_spaces(fitted, edges)
+    if support < MIN_SUPPORT:
+        return (f"the largest four-sided outline has no ring of spaces inside it (at best {support:.0%} of a "
+                "square inside it runs along an edge): a table's or a sheet's edge, not a board's")
+    return _innermost(fitted, inset, edges)
+
+
+def _grown(quad: F64, inset: float) -> F64:
+    """The board whose ring of spaces `quad` would be, at `inset` of the board's side in from its edge."""
+    t = inset / (1.0 - 2.0 * inset)
+    to_image = cv2.getPerspectiveTransform(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32),
+                                           quad.astype(np.float32))
+    out = np.array([[[-t, -t], [1 + t, -t], [1 + t, 1 + t], [-t, 1 + t]]], np.float32)
+    return np.asarray(cv2.perspectiveTransform(out, to_image)[0], np.float64)
+
+
+NOTHING_LARGE = "no closed four-sided outline covering 8% of the photo or more"
 
 
 def board_edges(grey: U8) -> U8:
@@ -98,7 +129,7 @@ def _rough_quads(edges: U8) -> list[F64]:
     quads: list[tuple[float, F64]] = []
     for c in contours:
         hull = cv2.convexHull(c)
-        if cv2.contourArea(hull) < MIN_AREA * w * h:
+        if cv2.contourArea(hull) < MIN_RING_AREA * w * h:
             continue
         hulls = [hull.astype(np.float32)]
         x, y, bw, bh = cv2.boundingRect(c)
@@ -112,7 +143,7 @@ def _rough_quads(edges: U8) -> list[F64]:
             hulls.append(blob + np.array([x - pad, y - pad], np.float32))
         for poly in hulls:
             area = float(cv2.contourArea(poly))
-            if area < MIN_AREA * w * h:
+            if area < MIN_RING_AREA * w * h:
                 continue
             perimeter = float(cv2.arcLength(poly, True))
             for eps in (0.01, 0.02, 0.03, 0.05):
@@ -164,7 +195,7 @@ def _fit_side(a: F64, b: F64, centre: F64, near: U8, pts: F64, reach: float) -> 
         n = -n  # outward
     h, w = near.shape
     t = np.linspace(0.08, 0.92, 84)
-    span = max(2, round(reach * length))
+    span = min(MAX_SPAN, max(2, round(reach * length)))
     offs = np.arange(-span, span + 1, dtype=np.float64)
     d0, d1 = (g.ravel() for g in np.meshgrid(offs, offs, indexing="ij"))
     along = a[None, :] + t[:, None] * d[None, :]  # (T, 2)

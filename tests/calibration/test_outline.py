@@ -73,6 +73,37 @@ def test_the_simulated_board_with_its_dice_and_pieces(tilt: float) -> None:
     assert _error(find_board(photo), truth) < 4.0
 
 
+def _on_cloth(cam: SimulatedCamera, cloth: str, seed: int) -> np.ndarray:
+    """The simulated board with the table around it covered by a patterned cloth."""
+    img = cam.still([])
+    h, w = img.shape[:2]
+    board = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(board, [cam.board_corners_px().round().astype(np.int32)], 255)
+    yy, xx = np.mgrid[0:h, 0:w]
+    rng = np.random.default_rng(seed)
+    if cloth == "checks":
+        side, turn = int(rng.integers(12, 40)), float(rng.uniform(0, np.pi))
+        u = (xx * np.cos(turn) + yy * np.sin(turn)) // side
+        v = (-xx * np.sin(turn) + yy * np.cos(turn)) // side
+        light = (u + v) % 2 == 0
+        pattern = np.where(light[..., None], np.array([40, 40, 160]), np.array([230, 230, 230]))
+    else:
+        pattern = np.where(((xx // 8) % 2 == 0)[..., None], np.array([60, 80, 100]), np.array([90, 120, 150]))
+    return np.where(board[..., None] > 0, img, pattern).astype(np.uint8)
+
+
+@pytest.mark.parametrize("cloth,tilt", [("checks", 0), ("checks", 20), ("stripes", 0), ("stripes", 40)])
+def test_the_board_on_a_patterned_cloth_is_found_by_its_ring(cloth: str, tilt: float) -> None:
+    """A checked or striped cloth's lines join the board's edge into one tangle of contours, but the ring of
+    spaces inside the board stays clear of them: the board is grown from it and its sides fitted. Measured
+    over 6 seeds at tilts 0, 20 and 40: stripes 18 of 18 within 3.2 px, checks 12 of 18 (none at 40 degrees,
+    where every check's edge is as long as a board's side foreshortened: refused, never a wrong board)."""
+    for seed in range(3):
+        cam = SimulatedCamera(seed=seed, tilt_deg=tilt)
+        truth = [(float(x), float(y)) for x, y in cam.board_corners_px()]
+        assert _error(find_board(_on_cloth(cam, cloth, seed)), truth) < 4.0
+
+
 def test_no_whole_board_is_refused_with_what_was_seen() -> None:
     rng = np.random.default_rng(9)
     blank = np.full((480, 640, 3), 128, np.uint8)
