@@ -226,9 +226,29 @@ def migrate(engine: Engine, revision: str = "head") -> None:
         command.upgrade(alembic_config(conn), revision)
 
 
+class StoreUnavailable(OSError):
+    """The database named cannot be opened (a server not reached, a refused login, a malformed URL): the
+    message names it, its password hidden."""
+
+
 def open_store(url: str) -> Engine:
-    eng = make_engine(url)
-    migrate(eng)
+    """The store at `url`, its schema brought up to date; StoreUnavailable where it cannot be opened."""
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError as exc:
+        raise StoreUnavailable(f"not a database URL: {url!r} ({exc})") from exc
+    shown = parsed.render_as_string(hide_password=True)
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        # The append-only triggers (the first migration) exist for these two only.
+        raise StoreUnavailable(f"cannot open the database {shown}: Tableside keeps its games in SQLite or "
+                               f"PostgreSQL, not {parsed.get_backend_name()}")
+    try:
+        eng = make_engine(url)
+        migrate(eng)
+    except (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.ArgumentError) as exc:
+        # The driver's first line says what failed (refused, unknown host, bad password); the rest is advice.
+        why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise StoreUnavailable(f"cannot open the database {shown}: {why}") from exc
     return eng
 
 

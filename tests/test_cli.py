@@ -59,6 +59,28 @@ def test_bad_input_files_give_one_line_errors(tmp_path: Path) -> None:
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
+def test_a_database_that_cannot_be_opened_is_one_line_naming_it(tmp_path: Path) -> None:
+    """`--db` a server not reached, a backend Tableside does not keep games in, or no URL at all: exit 2 and
+    one line naming the database with its password hidden (a traceback of 120 lines before, exit 1). The run
+    command opens the store the same way."""
+    import socket
+
+    with socket.socket() as s:  # a free port: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for url, said in ((f"postgresql+psycopg://tab:secret@127.0.0.1:{port}/hall", "cannot open the database "
+                       f"postgresql+psycopg://tab:***@127.0.0.1:{port}/hall: connection failed"),
+                      ("mysql://tab:secret@localhost/hall", "Tableside keeps its games in SQLite or PostgreSQL, "
+                       "not mysql"),
+                      ("hall-server", "not a database URL: 'hall-server'")):
+        proc = tableside("export", "--db", url)
+        err = proc.stderr.strip()
+        assert proc.returncode == 2 and len(err.splitlines()) == 1 and said in err, err
+        assert "secret" not in err
+    proc = tableside("export", "--db", f"sqlite:///{tmp_path / 'empty.db'}")
+    assert proc.returncode == 0 and proc.stdout == "" and "no games in sqlite:///" in proc.stderr
+
+
 def test_simulate_small_run_json() -> None:
     proc = tableside("simulate", "--games", "3", "--turns", "60", "--json", "--jail", "stay")
     assert proc.returncode == 0, proc.stderr

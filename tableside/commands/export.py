@@ -58,7 +58,11 @@ def handle(args: argparse.Namespace) -> int:
     try:
         with store.session_scope(db) as s:
             if args.game is None:
-                for g in store.list_games(s):
+                games = store.list_games(s)
+                if not games:
+                    # (To stderr: stdout stays the list, empty, for scripts reading it.)
+                    print(f"no games in {db.url.render_as_string(hide_password=True)}", file=sys.stderr)
+                for g in games:
                     assert g.id is not None
                     n = store.last_seq(s, game_id=g.id)
                     names = ", ".join(store.game_players(s, game_id=g.id))
