@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.model import Calibration
+from hardware.sources import SourceBase
 from vision.reading import DiceReading, Die, Verdict
 from vision.watcher import Frame
 
@@ -166,7 +167,7 @@ class _Episode:
 
 
 @dataclass
-class SimulatedCamera:
+class SimulatedCamera(SourceBase):
     """A deterministic frame source. Iterate it for frames; `.throws` logs the truth of each throw so far.
 
     `script` lists throw kinds to play (then the stream ends); None plays a random programme forever.
@@ -233,13 +234,6 @@ class SimulatedCamera:
     def close(self) -> None:
         self._closed = True
 
-    def __enter__(self) -> SimulatedCamera:
-        self.open()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def read(self) -> Frame | None:
         """The next frame, or None when a scripted programme has ended."""
         if self._closed:
@@ -260,13 +254,6 @@ class SimulatedCamera:
             if delay > 0:
                 time.sleep(delay)
         return frame
-
-    def __iter__(self) -> Iterator[Frame]:
-        while True:
-            frame = self.read()
-            if frame is None:
-                return
-            yield frame
 
     # -- geometry -------------------------------------------------------------------------------------
 

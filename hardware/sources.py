@@ -19,7 +19,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 import numpy as np
 
@@ -49,7 +49,9 @@ class FrameSource(Protocol):
     def close(self) -> None: ...
 
 
-class _Base(ABC):
+class SourceBase(ABC):
+    """A frame source's shared part: `with` opens and closes it, iterating reads until the stream ends."""
+
     name = "source"
 
     @abstractmethod
@@ -61,7 +63,7 @@ class _Base(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
-    def __enter__(self) -> _Base:
+    def __enter__(self) -> Self:
         self.open()
         return self
 
@@ -87,7 +89,7 @@ def _bgr(image: Any) -> np.ndarray[Any, np.dtype[np.uint8]]:
     return np.ascontiguousarray(arr)
 
 
-class PiCamera(_Base):
+class PiCamera(SourceBase):
     """The Pi camera via picamera2.
 
     picamera2's "RGB888" format delivers pixels in B, G, R byte order, which is exactly OpenCV's BGR, so
@@ -187,7 +189,7 @@ class PiCamera(_Base):
             self._cam = None
 
 
-class CaptureSource(_Base):
+class CaptureSource(SourceBase):
     """A webcam (int index) or a video file (path) through cv2.VideoCapture.
 
     Video files are timed by their own frame clock (CAP_PROP_POS_MSEC), so the watcher sees the real
@@ -250,7 +252,7 @@ class CaptureSource(_Base):
             self._cap = None
 
 
-class FolderSource(_Base):
+class FolderSource(SourceBase):
     """The images of a folder, sorted by name, timed at `fps`. `loop=True` starts over at the end."""
 
     def __init__(self, folder: str | Path, fps: float = 30.0, loop: bool = False) -> None:
@@ -317,7 +319,7 @@ def open_source(spec: str, **options: Any) -> FrameSource:
     raise SourceError(f"unknown source {spec!r} (picamera, webcam:N, video:PATH, folder:DIR, sim[:SEED])")
 
 
-class RetryingSource(_Base):
+class RetryingSource(SourceBase):
     """Wraps a source so a camera that drops mid-game is reported and reopened, never fatal.
 
     `read()` returns None only when the inner source ends normally. While the camera is away it reports

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.layout import off_grid_reason
+from vision.layout import LAYOUTS, off_grid_reason
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -27,20 +27,6 @@ TYPICAL_GRID = 0.19
 MIN_GRID, MAX_GRID = 0.13, 0.30
 MAX_SKEW = 1.4  # singular-value ratio of the pip grid beyond which the top face is not flat (cocked die)
 MAX_RESID = 0.38  # pip distance from its grid cell, in grid units, beyond which a layout is not trusted
-
-# Legal d6 faces as cells of the 3x3 pip grid, (column, row) in {-1, 0, 1}. Faces 2, 3 and 6 come in two
-# orientations on the grid; the rest are symmetric under a quarter turn.
-_LAYOUTS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
-    1: (frozenset({(0, 0)}),),
-    2: (frozenset({(-1, -1), (1, 1)}), frozenset({(1, -1), (-1, 1)})),
-    3: (frozenset({(-1, -1), (0, 0), (1, 1)}), frozenset({(1, -1), (0, 0), (-1, 1)})),
-    4: (frozenset({(-1, -1), (1, -1), (-1, 1), (1, 1)}),),
-    5: (frozenset({(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)}),),
-    6: (
-        frozenset({(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)}),
-        frozenset({(-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)}),
-    ),
-}
 
 
 def median_rows(x: NDArray[_Float]) -> NDArray[_Float]:
@@ -131,7 +117,7 @@ def _fit_layout(pts: F64) -> _Fit:
             break
         resid = float(np.max(np.hypot(*(q - cells).T)))
         cellset = frozenset((int(u), int(v)) for u, v in cells)
-        if len(cellset) == n and any(cellset == lay for lay in _LAYOUTS.get(n, ())):
+        if len(cellset) == n and any(cellset == lay for lay in LAYOUTS.get(n, ())):
             if resid < MAX_RESID:
                 best = _Fit(n, resid, g, theta, cxy, "")
             elif best.value is None:
@@ -344,7 +330,7 @@ def _empty_cell_contrast(dist: NDArray[np.float32], fit: _Fit) -> float:
     worst_by_orient = []
     r = max(1, round(0.25 * fit.grid))
     half = (PATCH - 1) / 2
-    for lay in _LAYOUTS[fit.value]:
+    for lay in LAYOUTS[fit.value]:
         worst = 0.0
         for cu in (-1, 0, 1):
             for cv in (-1, 0, 1):
