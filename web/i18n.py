@@ -5,7 +5,8 @@ adds Japanese. Board names are the Japanese edition's (the JMA plays on the Stan
 whose names the Japanese edition writes in katakana, e.g. ボードウォーク). A rule message is shown as
 "rule ID: translated title — engine detail", so the rule ID is always visible whatever the language.
 
-The language comes from a `lang` cookie (the switch) or else the browser's Accept-Language.
+The language comes from the page address's `?lang=` (en or ja), else a `lang` cookie (the switch), else the
+browser's Accept-Language.
 """
 
 from __future__ import annotations
@@ -463,10 +464,13 @@ def t(key: str, lang: str) -> str:
     return entry.get(lang) or entry["en"]
 
 
-def pick_lang(cookie: str | None, accept_language: str | None) -> str:
-    """The switch (cookie) wins; else the first supported language of Accept-Language by its q-value."""
-    if cookie in LANGS:
-        return str(cookie)
+def pick_lang(cookie: str | None, accept_language: str | None, asked: str | None = None) -> str:
+    """The page's own `?lang=` wins (a hall screen or an OBS source fixed to one language, whatever the browser
+    it runs in prefers); then the switch (cookie); else the first supported language of Accept-Language by its
+    q-value. An unknown code is passed over, not an error: a typo in a link still shows the page."""
+    for chosen in (asked, cookie):
+        if chosen in LANGS:
+            return str(chosen)
     best, best_q = DEFAULT_LANG, -1.0
     for part in (accept_language or "").split(","):
         tag, _, params = part.strip().partition(";")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from flask import (
     Blueprint,
@@ -140,7 +140,15 @@ def _cards(lang: str) -> dict[str, dict[str, list[dict[str, str]]]]:
 
 @bp.before_app_request
 def _pick_language() -> None:
-    g.lang = i18n.pick_lang(request.cookies.get(i18n.COOKIE), request.headers.get("Accept-Language"))
+    g.lang = i18n.pick_lang(request.cookies.get(i18n.COOKIE), request.headers.get("Accept-Language"),
+                            request.args.get("lang"))
+
+
+def _here_for_switch() -> str:
+    """This page's path and query for the language switch to come back to, less `lang`: a page opened with
+    `?lang=ja` must not undo the switch to English on the way back."""
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    return request.path + ("?" + urlencode(args) if args else "")
 
 
 @bp.before_app_request
@@ -160,7 +168,8 @@ def _csrf_guard() -> Response | None:
 @bp.app_context_processor
 def _template_globals() -> dict[str, Any]:
     lang = getattr(g, "lang", i18n.DEFAULT_LANG)
-    return {"lang": lang, "t": lambda key: i18n.t(key, lang), "csrf_token": csrf_token, "langs": i18n.LANGS}
+    return {"lang": lang, "t": lambda key: i18n.t(key, lang), "csrf_token": csrf_token, "langs": i18n.LANGS,
+            "here_for_switch": _here_for_switch}
 
 
 @bp.get("/lang/<code>")

@@ -374,3 +374,21 @@ def test_the_console_outlines_the_calibration_and_takes_clicked_corners(browser:
     found = service.calibration.board_polygon
     assert np.abs(np.array(found) - cam.board_corners_px()).max() < 4.0, found
     assert not clerk.js_errors, clerk.js_errors
+
+
+def test_a_page_addressed_in_japanese_and_switched_back(browser: Any, server: LiveServer,
+                                                        registry: TableRegistry) -> None:
+    # An OBS source or a hall screen is given its language in its address, whatever the browser prefers;
+    # the switch on such a page still turns it English, and it stays so.
+    service = registry.get("t1")
+    dash = new_page(browser)
+    dash.goto(f"{server.url}/tables/t1?lang=ja")
+    dash.wait_for_selector('html[lang="ja"]')
+    wait_seq(dash, "dashboard", service.seq)
+    assert "ボードウォーク" in dash.text_content("#board")
+    dash.click('a.lang[data-lang="en"]')
+    dash.wait_for_selector('html[lang="en"]')
+    assert "lang=" not in dash.url
+    wait_seq(dash, "dashboard", service.seq)
+    assert "Boardwalk" in dash.text_content("#board")
+    assert not dash.js_errors, dash.js_errors

@@ -65,6 +65,31 @@ def test_language_from_accept_language_and_switch(client: FlaskClient) -> None:
     assert data["board"]["deeds"]["boardwalk"]["name"] == "Boardwalk"
 
 
+def test_the_pages_own_lang_wins_and_the_switch_drops_it(client: FlaskClient) -> None:
+    # A hall screen or an OBS source fixed to Japanese by its address, whatever its browser prefers.
+    client.get("/lang/en")
+    r = client.get("/tables/t1/overlay?lang=ja", headers={"Accept-Language": "en"})
+    assert page_data(r.data)["i18n"]["lang"] == "ja"
+    assert b'<html lang="ja">' in r.data
+    # The switch comes back to the same page without ?lang=, so switching to English sticks.
+    switch = re.findall(rb'href="(/lang/en[^"]*)"', client.get("/tables/t1?lang=ja").data)
+    assert switch == [b"/lang/en?next=/tables/t1"]
+    assert re.findall(rb'href="(/lang/en[^"]*)"', client.get("/events?lang=ja&x=1").data) == [
+        b"/lang/en?next=/events?x%3D1"]
+    r = client.get("/lang/en?next=/events?x%3D1")
+    assert r.headers["Location"].endswith("/events?x=1")
+    # An unknown code is passed over (the cookie's English stands), not an error.
+    r = client.get("/tables/t1?lang=fr")
+    assert r.status_code == 200 and page_data(r.data)["i18n"]["lang"] == "en"
+    # The console's dry run words its refusal in the page's language (its requests carry ?lang=), not in the
+    # cookie's.
+    post_command(client, {"type": "referee_set", "changes": {"deeds.boardwalk.owner": "Ann"}})
+    bad = {"type": "trade", "from": "Ann", "to": "Bob", "give": {"deeds": ["boardwalk"]}, "get": {"cash": 10}}
+    for asked, title in (("ja", "M.TRADE.4: 禁止"), ("en", "M.TRADE.4: forbidden")):
+        body = client.post(f"/api/tables/t1/check?lang={asked}", json=bad, headers={"X-Clerk-Pin": PIN}).get_json()
+        assert body["rule"] == "M.TRADE.4" and body["message"].startswith(title), body
+
+
 def test_language_switch_is_not_an_open_redirect(client: FlaskClient) -> None:
     for target in ("https://evil.example/", "//evil.example/x"):
         r = client.get(f"/lang/ja?next={target}")
@@ -188,6 +213,16 @@ def test_rule_message_always_shows_the_rule_id() -> None:
 ])
 def test_pick_lang(cookie: str | None, header: str | None, want: str) -> None:
     assert i18n.pick_lang(cookie, header) == want
+
+
+@pytest.mark.parametrize(("asked", "cookie", "header", "want"), [
+    ("ja", "en", "en", "ja"),
+    ("en", "ja", "ja", "en"),
+    ("fr", "ja", "en", "ja"),
+    ("", None, "ja", "ja"),
+])
+def test_pick_lang_asked_in_the_address_wins(asked: str, cookie: str | None, header: str, want: str) -> None:
+    assert i18n.pick_lang(cookie, header, asked) == want
 
 
 def test_ui_strings_exist_in_both_languages() -> None:

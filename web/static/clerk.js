@@ -15,7 +15,7 @@ function showResult(ok, text) {
 }
 
 async function post(url, body) {
-  const r = await fetch(url, {
+  const r = await fetch(inPageLang(url), {
     method: "POST",
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": PAGE.csrf },

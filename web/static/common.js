@@ -48,6 +48,12 @@ function playerColour(state, name) {
   return PLAYER_COLOURS[(i < 0 ? 0 : i) % PLAYER_COLOURS.length];
 }
 
+/* An API address asking for the page's own language: the server's messages (a refusal's rule title) then
+   match the page even where it was opened with ?lang= against the browser's preference. */
+function inPageLang(url) {
+  return url + (url.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(I18N.lang);
+}
+
 /* A rule refusal as shown everywhere: the rule ID always, its title in the page's language, then the
    engine's own words. */
 function ruleMessage(err) {

@@ -46,7 +46,7 @@ function refereeButtons(clock) {
 }
 
 async function clockCommand(cmd) {
-  const r = await fetch(`/api/tables/${TABLE.id}/clock`, {
+  const r = await fetch(inPageLang(`/api/tables/${TABLE.id}/clock`), {
     method: "POST", credentials: "same-origin",
     headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": PAGE.csrf || "" },
     body: JSON.stringify(cmd),
