@@ -75,6 +75,14 @@ and right, none wrong); photos 42.7 / 30.8 ms against the peer's 17.5 / 12.6 ms 
 way. `--looks` (4m18s): white dice under soft focus 95.96% (94.95% before), at 0.7x 97.98% (95.96%); every
 look's accuracy 99.54-99.94%, 11 photos `ok` and wrong over the 16 looks, as before (docs/vision.md).
 
+2026-11-28, a later session (`--repeat 1 --sim-seeds 40 --streams 0`, 5m) on a slower 2-core AMD EPYC with AVX2 only
+(the 8-bit net 0.85-0.9 ms a crop: 3.4 ms of a where-changed read's ~12 ms, seven 8-bit convolutions, ONNX
+Runtime's own profile): the same reads (99.88% of 1,650, coverage 91.67%, 154 photos ok and right, none wrong);
+photos 88.1 / 62.9 ms against the peer's 32.3 / 22.4 ms (0.37x / 0.36x); where changed median / mean 12.8 / 15.2
+ms against 26.7 / 28.2 ms (2.09x / 1.85x), by kind 12.2 / 13.5 / 14.3 / 20.8 ms on the mean; whole 14.5 / 26.3
+ms (1.85x / 1.07x); 160/160 right either way. On this CPU the product path's mean misses both 2x and 15 ms
+(the stacked throws' 20.8 ms): the product-path figures above hold on the faster CPUs, not on every one.
+
 --sim-scale K takes the simulated camera's frames resized by K (both frames of a throw, INTER_AREA): a camera
 with smaller dice seeing the same table, its calibration scaled with the frame. At 0.62 (397x298, dice of 19
 px, below the development photos' smallest) on 2026-11-26, 40 seeds, R=3: read enlarged to the working die
