@@ -34,11 +34,18 @@ def test_json_line_per_image(two_dice: Path, capsys: pytest.CaptureFixture[str])
 def test_human_line_expect_and_annotate(two_dice: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "ann.png"
     assert main(["read", str(two_dice), "--expect", "3", "--annotate", str(out)]) == 0
-    line = capsys.readouterr().out.strip()
+    got = capsys.readouterr()
+    line = got.out.strip()
     assert "unreadable" in line and "found 2 dice, expected 3" in line
+    # Refused uncalibrated: one line on stderr says what helps (not on stdout, which stays one line an image).
+    note = got.err.strip()
+    assert "\n" not in note and "without --calibration" in note and "tableside calibrate" in note
     assert cv2.imread(str(out)) is not None
     assert main(["read", str(two_dice), "--expect", "any"]) == 0
-    assert "ok" in capsys.readouterr().out
+    got = capsys.readouterr()
+    assert "ok" in got.out and got.err == ""  # read: nothing to suggest
+    assert main(["read", str(two_dice), "--expect", "3", "--json"]) == 0
+    assert capsys.readouterr().err == ""  # JSON readers get the JSON only
 
 
 def test_calibration_polygon_gives_reroll(two_dice: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,6 +54,9 @@ def test_calibration_polygon_gives_reroll(two_dice: Path, tmp_path: Path, capsys
     assert main(["read", str(two_dice), "--calibration", str(c), "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert obj["verdict"] == "reroll" and obj["reason"] == "die 2 off the board"
+    assert main(["read", str(two_dice), "--calibration", str(c)]) == 0
+    got = capsys.readouterr()
+    assert "reroll" in got.out and got.err == ""  # calibrated: nothing to suggest
 
 
 def test_unusable_input_exits_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
