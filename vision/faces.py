@@ -117,7 +117,7 @@ def _fit_layout(pts: F64) -> _Fit:
             break
         resid = float(np.max(np.hypot(*(q - cells).T)))
         cellset = frozenset((int(u), int(v)) for u, v in cells)
-        if len(cellset) == n and any(cellset == lay for lay in LAYOUTS.get(n, ())):
+        if len(cellset) == n and cellset in LAYOUTS.get(n, ()):
             if resid < MAX_RESID:
                 best = _Fit(n, resid, g, theta, cxy, "")
             elif best.value is None:
