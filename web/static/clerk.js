@@ -3,32 +3,13 @@
 "use strict";
 
 const root = document.getElementById("console");
-const result = document.getElementById("result");
 const logList = document.getElementById("log");
 let STATE = null;
 let LEGAL = [];
 
-function showResult(ok, text) {
-  result.className = `result ${ok ? "ok" : "refused"}`;
-  result.dataset.ok = ok ? "1" : "0";
-  result.textContent = ok ? `${t("done")}: ${text}` : `${t("refused")} — ${text}`;
-}
-
-async function post(url, body) {
-  const r = await fetch(inPageLang(url), {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": PAGE.csrf },
-    body: JSON.stringify(body),
-  });
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = { error: String(r.status), message: r.statusText }; }
-  return { ok: r.ok, status: r.status, data };
-}
-
 /* Sends one command; the dashboard and this page redraw from the stream, not from this reply. */
 async function send(command) {
-  const { ok, data } = await post(TABLE.commands, command);
+  const { ok, data } = await postJSON(TABLE.commands, command);
   if (ok) {
     const rows = Array.isArray(data) ? data : data.events || [];
     const words = rows.map(eventText).filter(Boolean);
@@ -249,7 +230,7 @@ function renderTrade(state) {
 
 async function checkTrade() {
   const verdict = document.getElementById("trade-verdict");
-  const { ok, data } = await post(TABLE.check, tradeCommand());
+  const { ok, data } = await postJSON(TABLE.check, tradeCommand());
   if (ok && data.ok) { verdict.className = "verdict ok"; verdict.textContent = `${t("check_ok")} ✓`; }
   else { verdict.className = "verdict refused"; verdict.textContent = ruleMessage(data); }
   verdict.dataset.ok = ok && data.ok ? "1" : "0";
@@ -317,7 +298,7 @@ function setupCamera() {
   document.getElementById("corners-reset").addEventListener("click", () => { corners = []; drawCorners(); });
   // The board found by its outline in the camera's picture: placed as if clicked, for the clerk to check and save.
   document.getElementById("corners-find").addEventListener("click", async () => {
-    const { ok, data } = await post(TABLE.find_board, {});
+    const { ok, data } = await postJSON(TABLE.find_board, {});
     if (ok) {
       corners = data.corners.map(([x, y]) => [Math.round(x), Math.round(y)]);
       drawCorners();
@@ -325,7 +306,7 @@ function setupCamera() {
     showResult(ok, ok ? t("calibration_found") : ruleMessage(data));
   });
   document.getElementById("corners-save").addEventListener("click", async () => {
-    const { ok, data } = await post(TABLE.calibration, { corners });
+    const { ok, data } = await postJSON(TABLE.calibration, { corners });
     showResult(ok, ok ? t("calibration_saved") : ruleMessage(data));
     if (ok) {
       corners = [];

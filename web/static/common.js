@@ -135,6 +135,29 @@ async function getJSON(url) {
   return r.json();
 }
 
+/* POSTs `body` as JSON with the session's CSRF token, in the page's language (a refusal is worded in it).
+   A reply that is not JSON (a proxy's error page) still gives {error, message}. */
+async function postJSON(url, body) {
+  const r = await fetch(inPageLang(url), {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": PAGE.csrf || "" },
+    body: JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = { error: String(r.status), message: r.statusText }; }
+  return { ok: r.ok, status: r.status, data };
+}
+
+/* The page's result bar (#result), where it has one: what was done, or the refusal with its rule. */
+function showResult(ok, text) {
+  const result = document.getElementById("result");
+  if (!result) return;
+  result.className = `result ${ok ? "ok" : "refused"}`;
+  result.dataset.ok = ok ? "1" : "0";
+  result.textContent = ok ? `${t("done")}: ${text}` : `${t("refused")} — ${text}`;
+}
+
 /* Loads the state, then follows the stream. onUpdate(state, newRows) runs for the first load and for every
    push; after a reconnect the rows missed meanwhile are fetched so the log has no holes. */
 function follow(onUpdate) {

@@ -46,20 +46,9 @@ function refereeButtons(clock) {
 }
 
 async function clockCommand(cmd) {
-  const r = await fetch(inPageLang(`/api/tables/${TABLE.id}/clock`), {
-    method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": PAGE.csrf || "" },
-    body: JSON.stringify(cmd),
-  });
-  let data = {};
-  try { data = await r.json(); } catch (e) { data = { message: r.statusText }; }
-  const result = document.getElementById("result");
-  if (result) {
-    result.className = `result ${r.ok ? "ok" : "refused"}`;
-    result.dataset.ok = r.ok ? "1" : "0";
-    result.textContent = r.ok ? `${t("done")}: ${cmd.type}` : `${t("refused")} — ${ruleMessage(data)}`;
-  }
-  return r.ok;
+  const { ok, data } = await postJSON(`/api/tables/${TABLE.id}/clock`, cmd);
+  showResult(ok, ok ? cmd.type : ruleMessage(data));
+  return ok;
 }
 
 setInterval(() => {
