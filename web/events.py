@@ -70,7 +70,7 @@ from tableside.commands.event import (
     seat_next,
 )
 from web import i18n
-from web.pages import csrf_ok
+from web.pages import carry_lang, csrf_ok
 
 bp = Blueprint("events", __name__, template_folder="templates")
 
@@ -417,7 +417,7 @@ def login() -> Any:
             abort(400, description="missing or wrong CSRF token")
         if _pin_ok(request.form.get("pin", "").strip()):
             session[ORGANISER_KEY] = True
-            return redirect(nxt)
+            return redirect(carry_lang(nxt))
         error = i18n.t("wrong_pin", g.lang)
     return render_template("events_login.html", error=error, next=nxt, data=_page_data()), 403 if error else 200
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import (
     Blueprint,
@@ -20,6 +20,7 @@ from flask import (
     abort,
     current_app,
     g,
+    has_request_context,
     jsonify,
     redirect,
     render_template,
@@ -142,6 +143,38 @@ def _cards(lang: str) -> dict[str, dict[str, list[dict[str, str]]]]:
 def _pick_language() -> None:
     g.lang = i18n.pick_lang(request.cookies.get(i18n.COOKIE), request.headers.get("Accept-Language"),
                             request.args.get("lang"))
+
+
+# The pages, and the forms and redirects between them, that pass a page's own `?lang=` on to the next: a clerk
+# given the console's link with `?lang=ja` on a browser that prefers English stays in Japanese through the
+# PIN login and back to the dashboard. Not the JSON API (the scripts add the page's language to their own
+# requests, common.js inPageLang), not the assets, and not the switch, which sets the cookie instead.
+CARRY_LANG = frozenset({
+    "pages.hall", "pages.dashboard", "pages.clerk", "pages.overlay", "pages.login", "pages.logout",
+    "events.index", "events.detail", "events.login", "events.logout", "events.create", "events.seat",
+    "events.result",
+})
+
+
+def asked_lang() -> str | None:
+    """This request's own `?lang=`, where it names a language the pages speak."""
+    asked = request.args.get("lang") if has_request_context() else None
+    return asked if asked in i18n.LANGS else None
+
+
+@bp.app_url_defaults
+def _carry_lang(endpoint: str, values: dict[str, Any]) -> None:
+    asked = asked_lang()
+    if asked and endpoint in CARRY_LANG and "lang" not in values:
+        values["lang"] = asked
+
+
+def carry_lang(path: str) -> str:
+    """A same-site path (a form's `next`) with this request's own `?lang=` added, as url_for adds it."""
+    asked = asked_lang()
+    if not asked or "lang" in dict(parse_qsl(urlsplit(path).query)):
+        return path
+    return path + ("&" if "?" in path else "?") + urlencode({"lang": asked})
 
 
 def _here_for_switch() -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -141,3 +142,30 @@ def test_forms_with_csrf_and_japanese(client: FlaskClient) -> None:
     client.set_cookie("lang", "ja")
     page = client.get("/events/night-cup").get_data(as_text=True)
     assert "順位表" in page and "次のラウンドの座席を決める" in page
+
+
+def test_the_pages_own_lang_carries_through_the_organiser_forms(client: FlaskClient) -> None:
+    """An organiser on a hall PC whose browser prefers English, given the events page with ?lang=ja, stays in
+    Japanese through the login (back to the event it was opened from) and the event's forms."""
+    en = {"Accept-Language": "en"}
+    index = client.get("/events?lang=ja", headers=en).get_data(as_text=True)
+    login_link = re.search(r'href="(/events/login[^"]*)"', index)
+    assert login_link and login_link.group(1) == "/events/login?lang=ja"
+    page = client.get("/events/login?lang=ja", headers=en).get_data(as_text=True)
+    assert '<html lang="ja">' in page and 'action="/events/login?lang=ja"' in page
+    r = client.post("/events/login?lang=ja", data={"pin": ORG_PIN, "csrf_token": csrf_of(page),
+                                                   "next": "/events"}, headers=en)
+    assert r.status_code == 302 and r.headers["Location"] == "/events?lang=ja"
+    form = {"name": "Yoru", "game": "monopoly", "players": "A, B, C", "csrf_token": csrf_of(page)}
+    r = client.post("/events?lang=ja", data=form, headers=en)
+    assert r.status_code == 302 and r.headers["Location"] == "/events/yoru?lang=ja"
+    detail = client.get("/events/yoru?lang=ja", headers=en).get_data(as_text=True)
+    assert '<html lang="ja">' in detail and 'action="/events/yoru/seat?lang=ja"' in detail
+    # The downloads and the JSON API are not pages: nothing is added to them.
+    assert 'href="/events/yoru/results.csv"' in detail
+    # A `next` that already names a language keeps its own; none is added where the page asked for none.
+    r = client.post("/events/login?lang=ja", data={"pin": ORG_PIN, "csrf_token": csrf_of(page),
+                                                   "next": "/events/yoru?lang=en"}, headers=en)
+    assert r.headers["Location"] == "/events/yoru?lang=en"
+    r = client.post("/events/login", data={"pin": ORG_PIN, "csrf_token": csrf_of(page), "next": "/events/yoru"})
+    assert r.headers["Location"] == "/events/yoru"

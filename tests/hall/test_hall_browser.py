@@ -92,6 +92,14 @@ def test_hall_shows_64_tables_on_one_1080p_screen(browser: Any, hall64: TableReg
         page.wait_for_selector(".hall-card[data-table='t40'] [data-alert='time_up']", timeout=5000)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "hall-64-1080p.png"))
+        assert card.get_attribute("href") == "/tables/t01"
+        # A hall screen given its language in its address opens the tables' dashboards in it too.
+        page.goto(srv.url + "/?lang=ja")
+        page.wait_for_selector("#hall[data-live='1'][data-tables='64']", timeout=15000)
+        assert page.locator(".hall-card[data-table='t01']").get_attribute("href") == "/tables/t01?lang=ja"
+        page.click(".hall-card[data-table='t01']")
+        page.wait_for_url("**/tables/t01?lang=ja")
+        assert page.get_attribute("html", "lang") == "ja"
         assert not errors, errors
         ctx.close()
 

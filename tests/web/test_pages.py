@@ -90,6 +90,37 @@ def test_the_pages_own_lang_wins_and_the_switch_drops_it(client: FlaskClient) ->
         assert body["rule"] == "M.TRADE.4" and body["message"].startswith(title), body
 
 
+def test_the_pages_own_lang_carries_through_login_and_back(client: FlaskClient) -> None:
+    """A clerk given the console's address with ?lang=ja, on a browser that prefers English, stays in Japanese
+    through the redirect to the PIN login, a wrong PIN, the console and the sign-out."""
+    en = {"Accept-Language": "en"}
+    r = client.get("/tables/t1/clerk?lang=ja", headers=en)
+    assert r.status_code == 302 and r.headers["Location"] == "/tables/t1/login?lang=ja"
+    page = client.get("/tables/t1/login?lang=ja", headers=en)
+    assert b'<html lang="ja">' in page.data
+    assert b'action="/tables/t1/login?lang=ja"' in page.data
+    token = re.search(rb'name="csrf_token" value="([^"]+)"', page.data)
+    assert token
+    wrong = client.post("/tables/t1/login?lang=ja", data={"pin": "999999", "csrf_token": token.group(1).decode()},
+                        headers=en)
+    assert wrong.status_code == 403 and i18n.t("wrong_pin", "ja").encode() in wrong.data
+    r = client.post("/tables/t1/login?lang=ja", data={"pin": PIN, "csrf_token": token.group(1).decode()}, headers=en)
+    assert r.status_code == 302 and r.headers["Location"] == "/tables/t1/clerk?lang=ja"
+    console = client.get("/tables/t1/clerk?lang=ja", headers=en)
+    data = page_data(console.data)
+    assert data["i18n"]["lang"] == "ja"
+    # The scripts' own URLs stay bare (they add the page's language themselves), and so do the assets.
+    assert not [u for u in data["table"].values() if isinstance(u, str) and "lang=" in u]
+    assert not re.findall(rb'src="[^"]*lang=', console.data)
+    assert b'href="/tables/t1?lang=ja"' in console.data  # the dashboard link
+    assert re.findall(rb'href="(/lang/en[^"]*)"', console.data) == [b"/lang/en?next=/tables/t1/clerk"]
+    r = client.post("/tables/t1/logout?lang=ja", data={"csrf_token": data["csrf"]}, headers=en)
+    assert r.status_code == 302 and r.headers["Location"] == "/tables/t1?lang=ja"
+    # Without ?lang= nothing is added, and an unknown language is not passed on.
+    assert client.get("/tables/t1/clerk", headers=en).headers["Location"] == "/tables/t1/login"
+    assert client.get("/tables/t1/clerk?lang=fr", headers=en).headers["Location"] == "/tables/t1/login"
+
+
 def test_language_switch_is_not_an_open_redirect(client: FlaskClient) -> None:
     for target in ("https://evil.example/", "//evil.example/x"):
         r = client.get(f"/lang/ja?next={target}")

@@ -54,6 +54,17 @@ function inPageLang(url) {
   return url + (url.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(I18N.lang);
 }
 
+/* A link to another of our pages with this page's own ?lang= passed on, as the server's links are
+   (web/pages.py CARRY_LANG): a hall screen opened with ?lang=ja opens its tables' dashboards in Japanese. */
+function carryLang(href) {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (!asked || asked !== I18N.lang) return href;
+  const u = new URL(href, location.href);
+  if (u.origin !== location.origin || u.searchParams.has("lang")) return href;
+  u.searchParams.set("lang", asked);
+  return u.pathname + u.search + u.hash;
+}
+
 /* A rule refusal as shown everywhere: the rule ID always, its title in the page's language, then the
    engine's own words. */
 function ruleMessage(err) {

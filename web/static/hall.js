@@ -30,7 +30,7 @@ function card(row) {
   if (alerts.length) cls.push("alert");
   if (alerts.includes("time_up")) cls.push("timeup");
   if (alerts.includes("referee_called")) cls.push("referee");
-  return el("a", { class: cls.join(" "), href: row.dashboard, dataset: { table: row.id, seq: row.seq } },
+  return el("a", { class: cls.join(" "), href: carryLang(row.dashboard), dataset: { table: row.id, seq: row.seq } },
     el("h2", {}, el("span", { class: "hall-name" }, row.name),
       row.round ? el("span", { class: "hall-round", title: t("round") }, row.round) : null,
       el("span", { class: `cam ${row.camera && row.camera.ok === false && row.camera.source && row.camera.source !== "none" ? "bad" : "ok"}`,
