@@ -57,6 +57,25 @@ def registry_of(app: Flask) -> TableRegistry:
     return reg
 
 
+def _error_page(exc: HTTPException) -> ResponseReturnValue:
+    from flask import g, make_response, render_template
+
+    from web import i18n
+
+    lang = getattr(g, "lang", i18n.DEFAULT_LANG)
+    code = exc.code or 500
+    key = f"error_{code}" if f"error_{code}" in i18n.UI else "error_other"
+    # Werkzeug's stock descriptions speak to a developer; our own (abort(404, description=...)) name the thing.
+    stock = type(exc).description
+    detail = exc.description if exc.description and exc.description != stock else ""
+    response = make_response(render_template("error.html", status=code, heading=i18n.t(key, lang), detail=detail,
+                                             data={"i18n": i18n.bundle(lang)}), code)
+    for name, value in exc.get_headers():  # Allow on a 405, Retry-After, WWW-Authenticate...
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
 def _register_errors(app: Flask) -> None:
     """Engine errors become JSON `{error, rule, message}`: 400 for a malformed command, 409 for one the
     rules refuse. The message is one line."""
@@ -73,11 +92,13 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> ResponseReturnValue:
-        # JSON for the API; the pages keep Flask's own error pages.
+        # JSON for the API; the pages get a page of ours, in the reader's language, with a way back.
         from flask import request
 
         if request.path.startswith("/api/"):
             name = (exc.name or "error").lower().replace(" ", "_")
             return jsonify(error=name, rule=None, message=one_line(Exception(exc.description or name))), \
                 exc.code or 500
-        return exc
+        if exc.code is None or exc.code < 400:
+            return exc  # a redirect
+        return _error_page(exc)

@@ -280,6 +280,13 @@ UI: Final[dict[str, dict[str, str]]] = {
     "sign_in": {"en": "Sign in", "ja": "ログイン"},
     "sign_out": {"en": "Sign out", "ja": "ログアウト"},
     "wrong_pin": {"en": "Wrong PIN.", "ja": "PINが違います。"},
+    # error pages (the API answers JSON instead)
+    "error_400": {"en": "Bad request", "ja": "不正なリクエストです"},
+    "error_403": {"en": "Not allowed", "ja": "許可されていません"},
+    "error_404": {"en": "Not found", "ja": "見つかりません"},
+    "error_405": {"en": "Not allowed here", "ja": "この操作はできません"},
+    "error_other": {"en": "Something went wrong", "ja": "エラーが発生しました"},
+    "error_back": {"en": "Back to the hall: every table", "ja": "ホールへ戻る（全テーブル）"},
     "spectator": {"en": "Spectators see the dashboard; the console needs the table's clerk PIN.",
                   "ja": "観戦者はダッシュボードを閲覧できます。コンソールにはテーブルの記録係PINが必要です。"},
     # console

@@ -121,6 +121,27 @@ def test_the_pages_own_lang_carries_through_login_and_back(client: FlaskClient) 
     assert client.get("/tables/t1/clerk?lang=fr", headers=en).headers["Location"] == "/tables/t1/login"
 
 
+def test_error_pages_are_ours_in_the_readers_language(client: FlaskClient) -> None:
+    """A page that is not there, or a form refused, shows our page in the reader's language with the reason and a
+    way back to the hall; the API keeps answering JSON."""
+    r = client.get("/tables/nope", headers={"Accept-Language": "ja"})
+    assert r.status_code == 404 and r.mimetype == "text/html"
+    html = r.get_data(as_text=True)
+    assert '<html lang="ja">' in html and "見つかりません" in html and "no table &#39;nope&#39;" in html
+    assert 'href="/"' in html and 'data-status="404"' in html
+    r = client.get("/nothing?lang=en")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 404 and "Not found" in html and 'href="/?lang=en"' in html
+    assert "If you entered the URL manually" not in html  # Werkzeug's developer text is left out
+    r = client.post("/tables/t1/login", data={"pin": PIN}, headers={"Accept-Language": "ja"})  # no CSRF token
+    assert r.status_code == 400 and "不正なリクエストです" in r.get_data(as_text=True)
+    assert "missing or wrong CSRF token" in r.get_data(as_text=True)
+    r = client.get("/tables/t1/logout")
+    assert r.status_code == 405 and "Not allowed here" in r.get_data(as_text=True) and "POST" in r.headers["Allow"]
+    r = client.get("/api/tables/nope/state", headers={"Accept-Language": "ja"})
+    assert r.status_code == 404 and r.get_json() == {"error": "not_found", "rule": None, "message": "no table 'nope'"}
+
+
 def test_language_switch_is_not_an_open_redirect(client: FlaskClient) -> None:
     for target in ("https://evil.example/", "//evil.example/x"):
         r = client.get(f"/lang/ja?next={target}")
