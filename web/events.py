@@ -412,14 +412,17 @@ def login() -> Any:
     nxt = request.values.get("next") or url_for("events.index")
     if not nxt.startswith("/") or nxt.startswith("//"):
         nxt = url_for("events.index")
+    # With no organiser PIN set, no PIN can be right: the page says how to set one instead of "wrong PIN".
+    unset = not _secret("ORGANISER_PIN", "TABLESIDE_ORGANISER_PIN")
     if request.method == "POST":
         if not csrf_ok():
             abort(400, description="missing or wrong CSRF token")
         if _pin_ok(request.form.get("pin", "").strip()):
             session[ORGANISER_KEY] = True
             return redirect(carry_lang(nxt))
-        error = i18n.t("wrong_pin", g.lang)
-    return render_template("events_login.html", error=error, next=nxt, data=_page_data()), 403 if error else 200
+        error = i18n.t("organiser_unset" if unset else "wrong_pin", g.lang)
+    return render_template("events_login.html", error=error, next=nxt, unset=unset, data=_page_data()), \
+        403 if error else 200
 
 
 @bp.post("/events/logout")

@@ -396,6 +396,11 @@ UI: Final[dict[str, dict[str, str]]] = {
     "no_result": {"en": "no result yet", "ja": "結果未入力"},
     "organiser_login": {"en": "Organiser login", "ja": "主催者ログイン"},
     "organiser_pin": {"en": "Organiser PIN", "ja": "主催者PIN"},
+    "organiser_unset": {"en": "No organiser PIN is set on this server, so events are read-only here. Start it with "
+                               "--organiser-pin (or TABLESIDE_ORGANISER_PIN) to create events and enter results.",
+                        "ja": "このサーバーには主催者PINが設定されていないため、大会は閲覧のみです。"
+                              "大会の作成や結果の入力には --organiser-pin（または TABLESIDE_ORGANISER_PIN）"
+                              "を付けて起動してください。"},
     "organiser_only": {"en": "Organisers sign in to create events, seat rounds and enter results.",
                        "ja": "大会の作成・座席決め・結果入力には主催者ログインが必要です。"},
     "catan_caps": {"en": "Recorded scores follow C.SCORE.1: the winner 10, everyone else at most 9.",

@@ -14,6 +14,8 @@ while the real reader can't yet read rendered dice).
 from __future__ import annotations
 
 import argparse
+import os
+import secrets
 import signal
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,9 @@ def register(sub: Any) -> None:
                    help="answer decisions automatically (default: on for the simulated camera only)")
     p.add_argument("--calibration", default=None, help="calibration file for the camera")
     p.add_argument("--pin", default=None, help="clerk PIN for a new table (default: random, printed)")
+    p.add_argument("--organiser-pin", default=None, metavar="PIN",
+                   help="organiser PIN for /events (default: $TABLESIDE_ORGANISER_PIN; the demo table makes a random "
+                        "one and prints it; otherwise none, and events are read-only)")
     p.add_argument("--threads", type=int, default=32,
                    help="web server threads; each live dashboard holds one (default 32)")
     p.add_argument("--clock", default=None,
@@ -138,10 +143,17 @@ def handle(args: argparse.Namespace) -> int:
     from hardware.service import TableRegistry, TableService
     from web import ConfigError, create_app
 
+    if args.organiser_pin is not None and not args.organiser_pin.strip():
+        raise UsageError("--organiser-pin must not be empty")
+    organiser_pin = args.organiser_pin or os.environ.get("TABLESIDE_ORGANISER_PIN") or None
+    organiser_made = organiser_pin is None and simulated
+    if organiser_made:
+        # The demo's events pages can be tried out as they are; a real table's organiser chooses the PIN.
+        organiser_pin = f"{secrets.randbelow(10**6):06d}"
     registry = TableRegistry()
     try:
         # First, so a missing secret key is reported before anything is opened or written.
-        app = create_app({"DEMO": simulated}, registry=registry)
+        app = create_app({"DEMO": simulated, "ORGANISER_PIN": organiser_pin}, registry=registry)
     except ConfigError as exc:
         raise UsageError(str(exc)) from exc
     calibration = calibration_made = None
@@ -188,6 +200,11 @@ def handle(args: argparse.Namespace) -> int:
     cam = "none (rolls typed by the clerk)" if source is None else f"{source.name}, {args.reader} reader"
     print(f"tableside: camera {cam}; automatic clerk {'on' if auto_clerk else 'off'}", flush=True)
     print(f"tableside: clerk PIN {service.clerk_pin}", flush=True)
+    if organiser_made:
+        print(f"tableside: organiser PIN {organiser_pin} (events http://{host}:{port}/events)", flush=True)
+    elif organiser_pin is None:
+        print("tableside: no organiser PIN: events are read-only (--organiser-pin or TABLESIDE_ORGANISER_PIN)",
+              flush=True)
     print(f"tableside: dashboard http://{host}:{port}/tables/{service.id}  clerk console "
           f"http://{host}:{port}/tables/{service.id}/clerk  hall http://{host}:{port}/", flush=True)
     print(f"tableside: serving http://{host}:{port}/api/tables/{service.id}/state", flush=True)

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from sqlalchemy.engine import Engine
 
 from tests.events.conftest import ORG, ORG_PIN, TOKEN, csrf_of, finish_game
+from web import create_app
 
 
 def create(client: FlaskClient, **body: Any) -> Any:
@@ -169,3 +170,16 @@ def test_the_pages_own_lang_carries_through_the_organiser_forms(client: FlaskCli
     assert r.headers["Location"] == "/events/yoru?lang=en"
     r = client.post("/events/login", data={"pin": ORG_PIN, "csrf_token": csrf_of(page), "next": "/events/yoru"})
     assert r.headers["Location"] == "/events/yoru"
+
+
+def test_with_no_organiser_pin_the_login_says_how_to_set_one(registry: Any, monkeypatch: Any) -> None:
+    """No PIN can be right when none is set: the page says so (and how to set one) instead of "Wrong PIN"."""
+    monkeypatch.delenv("TABLESIDE_ORGANISER_PIN", raising=False)
+    client = create_app({"TESTING": True, "SECRET_KEY": "t"}, registry=registry).test_client()
+    page = client.get("/events/login", headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    assert 'id="organiser-unset"' in page and "--organiser-pin" in page and "主催者PINが設定されていない" in page
+    r = client.post("/events/login", data={"pin": "", "csrf_token": csrf_of(page)})
+    assert r.status_code == 403 and "No organiser PIN is set" in r.get_data(as_text=True)
+    # With one set, the page is the plain form again.
+    monkeypatch.setenv("TABLESIDE_ORGANISER_PIN", "424242")
+    assert 'id="organiser-unset"' not in client.get("/events/login").get_data(as_text=True)

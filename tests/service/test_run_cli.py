@@ -114,6 +114,15 @@ def test_tableside_run_serves_plays_stops_and_resumes(tmp_path: Path) -> None:
             for st in streams:
                 st.close()
 
+        # The demo's events can be tried out: it made an organiser PIN and printed it.
+        org = next(re.search(r"organiser PIN (\d{6}) ", ln) for ln in run.lines if "organiser PIN" in ln)
+        assert org is not None
+        req = urllib.request.Request(run.base + "/api/events", data=json.dumps(
+            {"name": "Demo Cup", "game": "monopoly", "players": "A,B,C"}).encode(),
+            headers={"Content-Type": "application/json", "X-Organiser-Pin": org.group(1)})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            assert r.status == 201
+
         # Bad input: one-line JSON errors, nothing stored.
         seq = run.get("/api/tables/demo/state")["table"]["seq"]
         events_before = run.get(f"/api/tables/demo/events?after={seq}")
@@ -173,6 +182,8 @@ def test_tableside_run_serves_plays_stops_and_resumes(tmp_path: Path) -> None:
 def test_run_refuses_bad_options(tmp_path: Path) -> None:
     p = tableside("run", "--source", "webcam:0", "--reader", "sim-truth", "--data-dir", str(tmp_path))
     assert p.returncode == 2 and "sim-truth" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    p = tableside("run", "--organiser-pin", " ", "--data-dir", str(tmp_path))
+    assert p.returncode == 2 and "--organiser-pin" in p.stderr and len(p.stderr.strip().splitlines()) == 1
     p = subprocess.run([sys.executable, "-m", "tableside", "run", "--source", "bogus:1", "--data-dir", str(tmp_path)],
                        capture_output=True, text=True, timeout=120, cwd=ROOT,
                        env={**os.environ, "TABLESIDE_SECRET_KEY": "x" * 32})
