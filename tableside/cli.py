@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 # Order is the order shown in --help.
 COMMANDS: tuple[str, ...] = (
@@ -19,6 +20,27 @@ COMMANDS: tuple[str, ...] = (
 
 class UsageError(Exception):
     """Unusable input given on the command line (missing file, bad JSON, bad option value)."""
+
+
+def data_dir(given: str | None) -> Path:
+    """`--data-dir`, else the user's data directory: where the default SQLite store and roll pictures go."""
+    if given:
+        return Path(given)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("tableside"))
+
+
+def store_url(db: str | None, data: str | None, *, create: bool) -> str:
+    """The database URL a command works on: `--db`, else SQLite in the data directory. Commands that only read
+    or change what is stored (`create` False) refuse a store that is not there, rather than make an empty one
+    where a `--data-dir` was mistyped."""
+    if db:
+        return db
+    path = data_dir(data) / "tableside.db"
+    if not create and not path.exists():
+        raise UsageError(f"no store at {path} (give --db or --data-dir)")
+    return f"sqlite:///{path}"
 
 
 def build_parser() -> argparse.ArgumentParser:

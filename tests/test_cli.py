@@ -51,7 +51,8 @@ def test_scenario_expect_error_that_is_accepted_fails(tmp_path: Path) -> None:
 def test_bad_input_files_give_one_line_errors(tmp_path: Path) -> None:
     missing = tableside("scenario", str(tmp_path / "nope.json"))
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
-    assert "nope.json" in missing.stderr
+    assert missing.stderr.strip() == f"tableside scenario: cannot read scenario {tmp_path / 'nope.json'}: " \
+        "No such file or directory"
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     proc = tableside("scenario", str(bad))

@@ -26,7 +26,6 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -285,15 +284,6 @@ def register(sub: Any) -> None:
     p.set_defaults(func=handle)
 
 
-def db_url(args: argparse.Namespace) -> str:
-    if args.db:
-        return str(args.db)
-    import platformdirs
-
-    data_dir = Path(args.data_dir) if args.data_dir else Path(platformdirs.user_data_dir("tableside"))
-    return f"sqlite:///{data_dir / 'tableside.db'}"
-
-
 def names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
 
@@ -354,9 +344,10 @@ def print_standings(event: Tournament) -> None:
 def handle(args: argparse.Namespace) -> int:
     from engine.tournament import results_csv, standings_csv
     from hardware import store
-    from tableside.cli import UsageError
+    from tableside.cli import UsageError, store_url
 
-    db = store.open_store(db_url(args))
+    # Only `create` may make the store; the rest read or change events that must be there already.
+    db = store.open_store(store_url(args.db, args.data_dir, create=args.action == "create"))
     try:
         action = args.action
         if action == "create":

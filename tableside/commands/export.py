@@ -24,20 +24,6 @@ def register(sub: Any) -> None:
     p.set_defaults(func=handle)
 
 
-def db_url(args: argparse.Namespace) -> str:
-    if args.db:
-        return str(args.db)
-    import platformdirs
-
-    data_dir = Path(args.data_dir) if args.data_dir else Path(platformdirs.user_data_dir("tableside"))
-    path = data_dir / "tableside.db"
-    if not path.exists():
-        from tableside.cli import UsageError
-
-        raise UsageError(f"no store at {path} (give --db or --data-dir)")
-    return f"sqlite:///{path}"
-
-
 def to_csv(record: dict[str, Any]) -> str:
     """One event a row; the payload column is the event's JSON (the first event carries the players,
     options and shuffled decks, so the CSV alone replays the game)."""
@@ -52,9 +38,9 @@ def to_csv(record: dict[str, Any]) -> str:
 
 def handle(args: argparse.Namespace) -> int:
     from hardware import store
-    from tableside.cli import UsageError
+    from tableside.cli import UsageError, store_url
 
-    db = store.open_store(db_url(args))
+    db = store.open_store(store_url(args.db, args.data_dir, create=False))
     try:
         with store.session_scope(db) as s:
             if args.game is None:

@@ -97,20 +97,14 @@ def _time(value: Any) -> datetime:
 
 def handle(args: argparse.Namespace) -> int:
     from hardware import store
+    from tableside.cli import store_url
 
     path = Path(args.file)
     events = read_record(path)
     final = check_events(events)
     start = events[0]["payload"]
-    if args.db:
-        url = str(args.db)
-    else:
-        import platformdirs
-
-        # Unlike export, import may create the store: it is how a record reaches a fresh machine.
-        data_dir = Path(args.data_dir) if args.data_dir else Path(platformdirs.user_data_dir("tableside"))
-        url = store.sqlite_url(data_dir / "tableside.db")
-    db = store.open_store(url)
+    # Unlike export, import may create the store: it is how a record reaches a fresh machine.
+    db = store.open_store(store_url(args.db, args.data_dir, create=True))
     try:
         with store.session_scope(db) as s:
             store.ensure_table(s, table_id=args.table, name=args.table, clerk_pin=f"{secrets.randbelow(10**6):06d}")

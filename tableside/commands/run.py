@@ -121,8 +121,7 @@ def _serve_mirror(args: argparse.Namespace) -> int:
 
 
 def handle(args: argparse.Namespace) -> int:
-    import platformdirs
-
+    from tableside import cli
     from tableside.cli import UsageError
 
     if getattr(args, "mirror", None):
@@ -133,8 +132,8 @@ def handle(args: argparse.Namespace) -> int:
         raise UsageError("--reader sim-truth works only with the simulated camera (--source sim[:SEED])")
     if args.threads < 4:
         raise UsageError("--threads must be at least 4")
-    data_dir = Path(args.data_dir) if args.data_dir else Path(platformdirs.user_data_dir("tableside"))
-    db_url = args.db or f"sqlite:///{data_dir / 'tableside.db'}"
+    data_dir = cli.data_dir(args.data_dir)
+    db_url = cli.store_url(args.db, args.data_dir, create=True)
     table_id = args.table or ("demo" if simulated else "table-1")
     players = [n.strip() for n in args.players.split(",") if n.strip()]
     auto_clerk = simulated if args.auto_clerk is None else args.auto_clerk

@@ -27,6 +27,8 @@ def handle(args: argparse.Namespace) -> int:
         data = json.loads(args.file.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise UsageError(f"{args.file}: not valid JSON ({exc})") from exc
+    except OSError as exc:
+        raise UsageError(f"cannot read scenario {args.file}: {exc.strerror or exc}") from exc
     result = run(data)
     if args.log:
         for e in result.events:

@@ -143,3 +143,22 @@ def test_bad_input_is_one_line_exit_2(db: str) -> None:
     out = run(db, "result", "five", "--round", "1", "--table", "1", "--points", "A=x")
     assert out.returncode == 2 and "not a whole number" in out.stderr
     assert run(db, "create", "Five", "--game", "catan", "--players", "A,B,C").stdout.startswith("five-2\t")
+
+
+def test_a_mistyped_data_dir_is_refused_not_made_into_an_empty_store(tmp_path: Path) -> None:
+    """Only `event create` makes a store; reading or changing events where none is stored names the missing store
+    (one line, exit 2) and leaves nothing behind."""
+    nowhere = tmp_path / "typo"
+
+    def event(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tableside", "event", *args, "--data-dir", str(nowhere)],
+                              capture_output=True, text=True, timeout=60)
+
+    for args in (("list",), ("show", "cup"), ("seat", "cup"), ("standings", "cup")):
+        out = event(*args)
+        assert out.returncode == 2 and out.stderr.strip() == (
+            f"tableside event: no store at {nowhere / 'tableside.db'} (give --db or --data-dir)"), (args, out.stderr)
+        assert not nowhere.exists()
+    out = event("create", "Cup", "--game", "monopoly", "--players", "A,B,C")
+    assert out.returncode == 0 and (nowhere / "tableside.db").is_file()
+    assert event("list").stdout.startswith("cup\tCup\tmonopoly")
