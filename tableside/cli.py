@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -58,6 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.func(args)
+    except BrokenPipeError:
+        # The reader went away (`tableside simulate | head`): not an error of the input. Point stdout at
+        # devnull so the interpreter's own flush at exit does not complain again; 141 as a shell reports it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (TablesideError, UsageError, ValueError, OSError) as exc:
         # One line that names the problem; tracebacks are for bugs, not for bad input.
         print(f"tableside {args.command}: {exc}", file=sys.stderr)

@@ -93,3 +93,14 @@ def test_simulate_small_run_json() -> None:
 def test_simulate_rejects_nonsense() -> None:
     proc = tableside("simulate", "--games", "0")
     assert proc.returncode == 2 and "at least 1" in proc.stderr
+
+
+def test_output_piped_into_a_reader_that_quits_is_not_an_error() -> None:
+    """`tableside simulate | head`: the reader closing the pipe early ends the command quietly (exit 141, as a
+    shell reports a SIGPIPE), not with "[Errno 32] Broken pipe" on stderr."""
+    proc = subprocess.Popen([sys.executable, "-m", "tableside", "simulate", "--games", "1", "--turns", "10"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the command writes anything
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141 and err == ""
