@@ -189,6 +189,20 @@ class PiCamera(SourceBase):
             self._cam = None
 
 
+def _quiet_capture(target: int | str) -> Any:
+    """cv2.VideoCapture without OpenCV's own warnings on stderr: a camera that is not there says so once, in our
+    SourceError, not in backend lines repeated at every retry while the clerk types rolls by hand."""
+    import cv2
+    from cv2.utils import logging as cv_logging
+
+    level = cv_logging.getLogLevel()
+    cv_logging.setLogLevel(cv_logging.LOG_LEVEL_ERROR)
+    try:
+        return cv2.VideoCapture(target)
+    finally:
+        cv_logging.setLogLevel(level)
+
+
 class CaptureSource(SourceBase):
     """A webcam (int index) or a video file (path) through cv2.VideoCapture.
 
@@ -214,7 +228,7 @@ class CaptureSource(SourceBase):
         target = self.target
         if not isinstance(target, int) and not Path(target).is_file():
             raise SourceError(f"no video file at {target}")
-        cap = cv2.VideoCapture(target if isinstance(target, int) else str(target))
+        cap = _quiet_capture(target if isinstance(target, int) else str(target))
         if not cap.isOpened():
             cap.release()
             raise SourceError(f"cannot open {self.name}" + ("" if self.is_file else " (no such camera?)"))

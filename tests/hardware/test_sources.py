@@ -198,11 +198,17 @@ def test_video_file_round_trip(tmp_path: Path) -> None:
     assert times[-1] - times[0] == pytest.approx(11 / 30, abs=0.01)
 
 
-def test_missing_video_and_webcam_are_clear_errors(tmp_path: Path) -> None:
+def test_missing_video_and_webcam_are_clear_errors(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    from cv2.utils import logging as cv_logging
+
+    level = cv_logging.getLogLevel()
     with pytest.raises(SourceError, match="no video file"):
         open_source(f"video:{tmp_path / 'nope.mp4'}").open()
     with pytest.raises(SourceError, match="cannot open webcam:97"):
         open_source("webcam:97").open()
+    # Our one line says it; OpenCV's backends add nothing on stderr (the source retries while a camera is away).
+    assert capfd.readouterr().err == ""
+    assert cv_logging.getLogLevel() == level  # left as it was
 
 
 def test_folder_source(tmp_path: Path) -> None:
