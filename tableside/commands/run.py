@@ -86,6 +86,17 @@ def _clock_config(spec: str | None, players: list[str]) -> Any:
     raise UsageError("--clock is monopoly[:MINUTES] or catan[:PLAY_MINUTES]")
 
 
+NO_ORGANISER = "tableside: no organiser PIN: events are read-only (--organiser-pin or TABLESIDE_ORGANISER_PIN)"
+
+
+def _organiser_pin(args: argparse.Namespace) -> str | None:
+    from tableside.cli import UsageError
+
+    if args.organiser_pin is not None and not args.organiser_pin.strip():
+        raise UsageError("--organiser-pin must not be empty")
+    return args.organiser_pin or os.environ.get("TABLESIDE_ORGANISER_PIN") or None
+
+
 def _serve_mirror(args: argparse.Namespace) -> int:
     """The hall server: every table unit replicated to the PostgreSQL server, read live."""
     from hardware import store
@@ -95,13 +106,16 @@ def _serve_mirror(args: argparse.Namespace) -> int:
     db = store.open_store(args.mirror)
     mirror = HallMirror(db, log=lambda line: print(line, flush=True))
     # Read-only: no clerk writes reach a mirrored table, so a per-run session key is enough.
-    app = create_app({"DEMO": True}, registry=mirror)  # type: ignore[arg-type]
+    organiser_pin = _organiser_pin(args)
+    app = create_app({"DEMO": True, "ORGANISER_PIN": organiser_pin}, registry=mirror)  # type: ignore[arg-type]
     from waitress import create_server
 
     server: Any = create_server(app, host=args.host, port=args.port, threads=max(args.threads, 8),
                                 channel_timeout=60, ident="tableside")
     host = args.host if args.host not in ("0.0.0.0", "::") else "127.0.0.1"
     print(f"tableside: serving http://{host}:{server.effective_port}/ (the hall of {_redact(args.mirror)})", flush=True)
+    if organiser_pin is None:
+        print(NO_ORGANISER, flush=True)
 
     def stop(_signum: int, _frame: Any) -> None:
         raise KeyboardInterrupt
@@ -142,9 +156,7 @@ def handle(args: argparse.Namespace) -> int:
     from hardware.service import TableRegistry, TableService
     from web import ConfigError, create_app
 
-    if args.organiser_pin is not None and not args.organiser_pin.strip():
-        raise UsageError("--organiser-pin must not be empty")
-    organiser_pin = args.organiser_pin or os.environ.get("TABLESIDE_ORGANISER_PIN") or None
+    organiser_pin = _organiser_pin(args)
     organiser_made = organiser_pin is None and simulated
     if organiser_made:
         # The demo's events pages can be tried out as they are; a real table's organiser chooses the PIN.
@@ -202,8 +214,7 @@ def handle(args: argparse.Namespace) -> int:
     if organiser_made:
         print(f"tableside: organiser PIN {organiser_pin} (events http://{host}:{port}/events)", flush=True)
     elif organiser_pin is None:
-        print("tableside: no organiser PIN: events are read-only (--organiser-pin or TABLESIDE_ORGANISER_PIN)",
-              flush=True)
+        print(NO_ORGANISER, flush=True)
     print(f"tableside: dashboard http://{host}:{port}/tables/{service.id}  clerk console "
           f"http://{host}:{port}/tables/{service.id}/clerk  hall http://{host}:{port}/", flush=True)
     print(f"tableside: serving http://{host}:{port}/api/tables/{service.id}/state", flush=True)

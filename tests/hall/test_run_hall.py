@@ -23,8 +23,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 class Hall:
-    def __init__(self, url: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "tableside", "run", "--mirror", url, "--port", "0"],
+    def __init__(self, url: str, *extra: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "tableside", "run", "--mirror", url, "--port", "0", *extra],
                                      cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
         assert self.proc.stdout is not None
@@ -53,7 +53,7 @@ def test_unit_replicates_to_the_hall_server_and_the_hall_shows_it(tmp_path: Path
     unit = Running("--port", "0", "--data-dir", str(tmp_path / "unit"), "--source", "none", "--table", "pi-3",
                    "--name", "Table 3", "--players", "Ann,Bob,Cy", "--seed", "9", "--clock", "monopoly:60",
                    "--round", "R2", "--hall-db", url)
-    hall = Hall(url)
+    hall = Hall(url, "--organiser-pin", "424242")
     try:
         assert wait_until(lambda: "pi-3" in hall.rows(), 20.0)
         status, body = unit.post("/api/tables/pi-3/commands", {"type": "roll", "dice": [2, 3]}, pin=unit.pin)
@@ -70,6 +70,12 @@ def test_unit_replicates_to_the_hall_server_and_the_hall_shows_it(tmp_path: Path
         print(f"\nunit -> PostgreSQL -> hall: referee call visible after {time.monotonic() - t0:.2f} s")
         with urllib.request.urlopen(hall.base + "/", timeout=10) as r:
             assert b"Table 3" in r.read()
+        # The organiser runs the tournament on the hall server, with the PIN it was started with.
+        req = urllib.request.Request(hall.base + "/api/events", data=json.dumps(
+            {"name": "Hall Cup", "game": "monopoly", "players": "A,B,C"}).encode(),
+            headers={"Content-Type": "application/json", "X-Organiser-Pin": "424242"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            assert r.status == 201
     finally:
         hall.stop()
         out = unit.stop()
