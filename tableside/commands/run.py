@@ -89,6 +89,24 @@ def _clock_config(spec: str | None, players: list[str]) -> Any:
 NO_ORGANISER = "tableside: no organiser PIN: events are read-only (--organiser-pin or TABLESIDE_ORGANISER_PIN)"
 
 
+def _listen(app: Any, host: str, port: int, threads: int) -> Any:
+    """The waitress server, its socket bound (serving starts at its run()); a port that cannot be had is one line."""
+    import errno
+
+    from waitress import create_server
+
+    from tableside.cli import UsageError
+
+    try:
+        # Enough threads for live clients: every open dashboard holds one for its event stream.
+        return create_server(app, host=host, port=port, threads=threads, channel_timeout=60, ident="tableside")
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise UsageError(f"port {port} on {host} is in use (another tableside run?): stop it or give --port") \
+                from None
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
 def _organiser_pin(args: argparse.Namespace) -> str | None:
     from tableside.cli import UsageError
 
@@ -108,10 +126,7 @@ def _serve_mirror(args: argparse.Namespace) -> int:
     # Read-only: no clerk writes reach a mirrored table, so a per-run session key is enough.
     organiser_pin = _organiser_pin(args)
     app = create_app({"DEMO": True, "ORGANISER_PIN": organiser_pin}, registry=mirror)  # type: ignore[arg-type]
-    from waitress import create_server
-
-    server: Any = create_server(app, host=args.host, port=args.port, threads=max(args.threads, 8),
-                                channel_timeout=60, ident="tableside")
+    server = _listen(app, args.host, args.port, max(args.threads, 8))
     host = args.host if args.host not in ("0.0.0.0", "::") else "127.0.0.1"
     print(f"tableside: serving http://{host}:{server.effective_port}/ (the hall of {_redact(args.mirror)})", flush=True)
     if organiser_pin is None:
@@ -167,87 +182,88 @@ def handle(args: argparse.Namespace) -> int:
         app = create_app({"DEMO": simulated, "ORGANISER_PIN": organiser_pin}, registry=registry)
     except ConfigError as exc:
         raise UsageError(str(exc)) from exc
-    calibration = calibration_made = None
-    if args.calibration:
-        from datetime import UTC, datetime
-
-        from calibration.io import load
-
-        calibration = load(args.calibration)
-        # (A calibration the table stored after this file was written, corners clicked in the console, wins.)
-        calibration_made = datetime.fromtimestamp(Path(args.calibration).stat().st_mtime, UTC)
-    source = _open_source(source_spec)
-
-    def log(line: str) -> None:
-        print(line, flush=True)
-
-    db = store.open_store(db_url)
-    service = TableService(
-        db, table_id=table_id, name=args.name or ("Demo table" if simulated else table_id),
-        clerk_pin=args.pin, players=players, ruleset=args.ruleset, seed=args.seed, source=source,
-        reader=args.reader, calibration=calibration, calibration_made=calibration_made,
-        image_dir=data_dir / "rolls", auto_clerk=auto_clerk,
-        new_game=args.new_game, log=log, clock=_clock_config(args.clock, players), round_label=args.round)
-    registry.add(service)
-    replicator = None
-    if args.hall_db:
-        from hardware.replication import Replicator
-
-        replicator = Replicator(db, args.hall_db, table_ids=[service.id], log=log,
-                                status=lambda _tid: {"camera": service.camera_status(), "round": service.round_label})
-        service.add_listener(replicator.wake)
-        print(f"tableside: replicating to the hall at {_redact(args.hall_db)}", flush=True)
-
-    from waitress import create_server
-
-    # Enough threads for live clients: every open dashboard holds one for its event stream.
-    server: Any = create_server(app, host=args.host, port=args.port, threads=args.threads,
-                                channel_timeout=60, ident="tableside")
-    port = server.effective_port
-    host = args.host if args.host not in ("0.0.0.0", "::") else "127.0.0.1"
-    print(f"tableside: table {service.id} ({service.name}), game {service.game_id} at event {service.seq}",
-          flush=True)
-    print(f"tableside: store {_redact(db_url)}; pictures in {data_dir / 'rolls'}", flush=True)
-    cam = "none (rolls typed by the clerk)" if source is None else f"{source.name}, {args.reader} reader"
-    print(f"tableside: camera {cam}; automatic clerk {'on' if auto_clerk else 'off'}", flush=True)
-    print(f"tableside: clerk PIN {service.clerk_pin}", flush=True)
-    if organiser_made:
-        print(f"tableside: organiser PIN {organiser_pin} (events http://{host}:{port}/events)", flush=True)
-    elif organiser_pin is None:
-        print(NO_ORGANISER, flush=True)
-    print(f"tableside: dashboard http://{host}:{port}/tables/{service.id}  clerk console "
-          f"http://{host}:{port}/tables/{service.id}/clerk  hall http://{host}:{port}/", flush=True)
-    print(f"tableside: serving http://{host}:{port}/api/tables/{service.id}/state", flush=True)
-    button = None
-    if args.button is not None:
-        from hardware.buttons import TableButton
-
-        # Tap = "roll done" (ends the turn when the rules allow it), hold = undo (M.PROC.1).
-        button = TableButton(args.button, on_confirm=lambda: print(f"button: {service.press_confirm()}"),
-                             on_undo=lambda: print(f"button: {service.press_undo()}"))
-        print(f"tableside: button on GPIO {args.button}: tap ends the turn, hold undoes", flush=True)
-
-    def stop(_signum: int, _frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    registry.start()
-    if replicator is not None:
-        replicator.start()
+    # Then the port, before the store is opened: a second `tableside run` on a taken port stops here, having
+    # folded and started nothing. (It serves from server.run(), once the table is in the registry.)
+    server = _listen(app, args.host, args.port, args.threads)
     try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        registry.stop()
+        calibration = calibration_made = None
+        if args.calibration:
+            from datetime import UTC, datetime
+
+            from calibration.io import load
+
+            calibration = load(args.calibration)
+            # (A calibration the table stored after this file was written, corners clicked in the console, wins.)
+            calibration_made = datetime.fromtimestamp(Path(args.calibration).stat().st_mtime, UTC)
+        source = _open_source(source_spec)
+
+        def log(line: str) -> None:
+            print(line, flush=True)
+
+        db = store.open_store(db_url)
+        service = TableService(
+            db, table_id=table_id, name=args.name or ("Demo table" if simulated else table_id),
+            clerk_pin=args.pin, players=players, ruleset=args.ruleset, seed=args.seed, source=source,
+            reader=args.reader, calibration=calibration, calibration_made=calibration_made,
+            image_dir=data_dir / "rolls", auto_clerk=auto_clerk,
+            new_game=args.new_game, log=log, clock=_clock_config(args.clock, players), round_label=args.round)
+        registry.add(service)
+        replicator = None
+        if args.hall_db:
+            from hardware.replication import Replicator
+
+            replicator = Replicator(db, args.hall_db, table_ids=[service.id], log=log,
+                                    status=lambda _tid: {"camera": service.camera_status(),
+                                                         "round": service.round_label})
+            service.add_listener(replicator.wake)
+            print(f"tableside: replicating to the hall at {_redact(args.hall_db)}", flush=True)
+
+        port = server.effective_port
+        host = args.host if args.host not in ("0.0.0.0", "::") else "127.0.0.1"
+        print(f"tableside: table {service.id} ({service.name}), game {service.game_id} at event {service.seq}",
+              flush=True)
+        print(f"tableside: store {_redact(db_url)}; pictures in {data_dir / 'rolls'}", flush=True)
+        cam = "none (rolls typed by the clerk)" if source is None else f"{source.name}, {args.reader} reader"
+        print(f"tableside: camera {cam}; automatic clerk {'on' if auto_clerk else 'off'}", flush=True)
+        print(f"tableside: clerk PIN {service.clerk_pin}", flush=True)
+        if organiser_made:
+            print(f"tableside: organiser PIN {organiser_pin} (events http://{host}:{port}/events)", flush=True)
+        elif organiser_pin is None:
+            print(NO_ORGANISER, flush=True)
+        print(f"tableside: dashboard http://{host}:{port}/tables/{service.id}  clerk console "
+              f"http://{host}:{port}/tables/{service.id}/clerk  hall http://{host}:{port}/", flush=True)
+        print(f"tableside: serving http://{host}:{port}/api/tables/{service.id}/state", flush=True)
+        button = None
+        if args.button is not None:
+            from hardware.buttons import TableButton
+
+            # Tap = "roll done" (ends the turn when the rules allow it), hold = undo (M.PROC.1).
+            button = TableButton(args.button, on_confirm=lambda: print(f"button: {service.press_confirm()}"),
+                                 on_undo=lambda: print(f"button: {service.press_undo()}"))
+            print(f"tableside: button on GPIO {args.button}: tap ends the turn, hold undoes", flush=True)
+
+        def stop(_signum: int, _frame: Any) -> None:
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)
+        registry.start()
         if replicator is not None:
-            replicator.stop()
-        if button is not None:
-            button.close()
+            replicator.start()
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            registry.stop()
+            if replicator is not None:
+                replicator.stop()
+            if button is not None:
+                button.close()
+            db.dispose()
+            print("tableside: stopped", flush=True)
+        return 0
+    finally:
         server.close()
-        db.dispose()
-        print("tableside: stopped", flush=True)
-    return 0
 
 
 def _open_source(spec: str) -> Any:

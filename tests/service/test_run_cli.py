@@ -179,6 +179,21 @@ def test_tableside_run_serves_plays_stops_and_resumes(tmp_path: Path) -> None:
     assert len(tableside("export", "--data-dir", str(fresh)).stdout.splitlines()) == 2
 
 
+def test_a_taken_port_is_one_line_and_touches_no_store(tmp_path: Path) -> None:
+    """A second `tableside run` on the port of the first (or anything else listening there) stops before it opens
+    the store: one line naming the port, exit 2, no database made."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        p = tableside("run", "--port", str(port), "--data-dir", str(tmp_path / "second"))
+    assert p.returncode == 2 and p.stderr.strip() == (
+        f"tableside run: port {port} on 127.0.0.1 is in use (another tableside run?): stop it or give --port")
+    assert p.stdout == "" and not (tmp_path / "second").exists()
+
+
 def test_run_refuses_bad_options(tmp_path: Path) -> None:
     p = tableside("run", "--source", "webcam:0", "--reader", "sim-truth", "--data-dir", str(tmp_path))
     assert p.returncode == 2 and "sim-truth" in p.stderr and len(p.stderr.strip().splitlines()) == 1
