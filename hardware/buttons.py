@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Callable
 from typing import Any
+
+
+class ButtonError(OSError):
+    """The button cannot be had: no GPIO on this machine, a pin that does not exist or is in use."""
 
 
 class TableButton:
@@ -19,14 +24,28 @@ class TableButton:
     def __init__(self, pin: int | str, on_confirm: Callable[[], None], on_undo: Callable[[], None],
                  hold_s: float = 1.0, pull_up: bool = True, bounce_s: float | None = 0.03,
                  pin_factory: Any = None) -> None:
-        from gpiozero import Button
+        try:
+            from gpiozero import Button
+            from gpiozero.exc import BadPinFactory, GPIOZeroError, PinFactoryFallback
+        except ImportError as exc:
+            raise ButtonError(f"button on GPIO {pin}: gpiozero is not installed ({exc})") from exc
 
         self.on_confirm = on_confirm
         self.on_undo = on_undo
         self._held = False
         self._lock = threading.Lock()
-        self.button = Button(pin, pull_up=pull_up, bounce_time=bounce_s, hold_time=hold_s,
-                             hold_repeat=False, pin_factory=pin_factory)
+        try:
+            with warnings.catch_warnings():
+                # gpiozero warns of each GPIO library it passes over on its way to one that works.
+                warnings.simplefilter("ignore", PinFactoryFallback)
+                self.button = Button(pin, pull_up=pull_up, bounce_time=bounce_s, hold_time=hold_s,
+                                     hold_repeat=False, pin_factory=pin_factory)
+        except BadPinFactory as exc:
+            raise ButtonError(f"button on GPIO {pin}: no GPIO on this machine (gpiozero: {exc}): not a Raspberry "
+                              "Pi, or its GPIO library missing (Raspberry Pi OS: apt install python3-lgpio)") from exc
+        except GPIOZeroError as exc:
+            # A pin that does not exist or is taken: one line, not a traceback.
+            raise ButtonError(f"button on GPIO {pin}: {exc or type(exc).__name__}") from exc
         self.button.when_held = self._held_cb
         self.button.when_released = self._released_cb
 

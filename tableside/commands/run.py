@@ -185,7 +185,23 @@ def handle(args: argparse.Namespace) -> int:
     # Then the port, before the store is opened: a second `tableside run` on a taken port stops here, having
     # folded and started nothing. (It serves from server.run(), once the table is in the registry.)
     server = _listen(app, args.host, args.port, args.threads)
+    button = None
+    table: list[Any] = []  # the table, once up, for the button's presses (one before then does nothing)
     try:
+        if args.button is not None:
+            from hardware.buttons import TableButton
+
+            def confirm() -> None:
+                if table:
+                    print(f"button: {table[0].press_confirm()}", flush=True)
+
+            def undo() -> None:
+                if table:
+                    print(f"button: {table[0].press_undo()}", flush=True)
+
+            # Tap = "roll done" (ends the turn when the rules allow it), hold = undo (M.PROC.1). Made before the
+            # store is opened: a GPIO that is not there stops the start with nothing written.
+            button = TableButton(args.button, on_confirm=confirm, on_undo=undo)
         calibration = calibration_made = None
         if args.calibration:
             from datetime import UTC, datetime
@@ -233,13 +249,8 @@ def handle(args: argparse.Namespace) -> int:
         print(f"tableside: dashboard http://{host}:{port}/tables/{service.id}  clerk console "
               f"http://{host}:{port}/tables/{service.id}/clerk  hall http://{host}:{port}/", flush=True)
         print(f"tableside: serving http://{host}:{port}/api/tables/{service.id}/state", flush=True)
-        button = None
-        if args.button is not None:
-            from hardware.buttons import TableButton
-
-            # Tap = "roll done" (ends the turn when the rules allow it), hold = undo (M.PROC.1).
-            button = TableButton(args.button, on_confirm=lambda: print(f"button: {service.press_confirm()}"),
-                                 on_undo=lambda: print(f"button: {service.press_undo()}"))
+        table.append(service)
+        if button is not None:
             print(f"tableside: button on GPIO {args.button}: tap ends the turn, hold undoes", flush=True)
 
         def stop(_signum: int, _frame: Any) -> None:
@@ -257,12 +268,12 @@ def handle(args: argparse.Namespace) -> int:
             registry.stop()
             if replicator is not None:
                 replicator.stop()
-            if button is not None:
-                button.close()
             db.dispose()
             print("tableside: stopped", flush=True)
         return 0
     finally:
+        if button is not None:
+            button.close()
         server.close()
 
 

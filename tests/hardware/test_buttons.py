@@ -10,7 +10,7 @@ import pytest
 gpiozero = pytest.importorskip("gpiozero")
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from hardware.buttons import TableButton  # noqa: E402
+from hardware.buttons import ButtonError, TableButton  # noqa: E402
 
 
 @pytest.fixture
@@ -66,3 +66,30 @@ def test_active_high_wiring(factory: MockFactory) -> None:
         pin.drive_low()
         _wait_for(lambda: log)
     assert log == ["confirm"]
+
+
+def test_a_pin_that_cannot_be_had_is_one_line(factory: MockFactory) -> None:
+    with TableButton(17, on_confirm=lambda: None, on_undo=lambda: None), \
+            pytest.raises(ButtonError, match=r"^button on GPIO 17: pin GPIO17 is already in use"):
+        TableButton(17, on_confirm=lambda: None, on_undo=lambda: None)
+    with pytest.raises(ButtonError, match=r"^button on GPIO GPIO99: GPIO99 is not a valid pin name$"):
+        TableButton("GPIO99", on_confirm=lambda: None, on_undo=lambda: None)
+
+
+def test_run_with_a_button_where_there_is_no_gpio_stops_before_the_store(tmp_path: object) -> None:
+    """`tableside run --button 17` off a Pi (no pin factory: forced here, so a Pi running the suite agrees): one
+    line saying so, exit 2, and no store made, no game started."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    data = Path(str(tmp_path)) / "data"
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "none_such", "TABLESIDE_SECRET_KEY": "x" * 40}
+    p = subprocess.run([sys.executable, "-m", "tableside", "run", "--source", "none", "--button", "17", "--port", "0",
+                        "--data-dir", str(data)], capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.strip().splitlines() == [
+        "tableside run: button on GPIO 17: no GPIO on this machine (gpiozero: Unable to find pin factory "
+        "'none_such'): not a Raspberry Pi, or its GPIO library missing (Raspberry Pi OS: apt install python3-lgpio)"]
+    assert not data.exists()
