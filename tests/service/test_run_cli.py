@@ -194,9 +194,15 @@ def test_a_taken_port_is_one_line_and_touches_no_store(tmp_path: Path) -> None:
     assert p.stdout == "" and not (tmp_path / "second").exists()
 
 
-def test_run_refuses_bad_options(tmp_path: Path) -> None:
+def test_run_refuses_bad_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     p = tableside("run", "--source", "webcam:0", "--reader", "sim-truth", "--data-dir", str(tmp_path))
     assert p.returncode == 2 and "sim-truth" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    monkeypatch.setenv("TABLESIDE_SECRET_KEY", "x" * 40)  # a real table's source: past the key check
+    for spec, why in ((f"video:{tmp_path / 'nope.mp4'}", "no video file at"), (f"folder:{tmp_path / 'nope'}",
+                                                                                 "no folder at")):
+        p = tableside("run", "--source", spec, "--port", "0", "--data-dir", str(tmp_path / "d"))
+        assert p.returncode == 2 and why in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+        assert not (tmp_path / "d").exists()
     p = tableside("run", "--organiser-pin", " ", "--data-dir", str(tmp_path))
     assert p.returncode == 2 and "--organiser-pin" in p.stderr and len(p.stderr.strip().splitlines()) == 1
     p = subprocess.run([sys.executable, "-m", "tableside", "run", "--source", "bogus:1", "--data-dir", str(tmp_path)],
