@@ -308,8 +308,15 @@ def open_source(spec: str, **options: Any) -> FrameSource:
     """A source from its command-line spelling (not yet opened).
 
     picamera | picamera:N | webcam:N | video:PATH | folder:DIR | sim | sim:SEED
+
+    A video file or folder that is not there is refused here, as a typo: a camera away at the start is
+    waited for (RetryingSource), a path spelt wrong never comes.
     """
     kind, _, arg = spec.partition(":")
+    if kind == "video" and arg and not Path(arg).is_file():
+        raise SourceError(f"no video file at {arg}")
+    if kind == "folder" and arg and not Path(arg).is_dir():
+        raise SourceError(f"no folder at {arg}")
     if kind == "picamera":
         return PiCamera(camera_num=int(arg or 0), **options)
     if kind == "webcam":

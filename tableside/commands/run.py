@@ -281,15 +281,6 @@ def _open_source(spec: str) -> Any:
     if spec == "none":
         return None
     from hardware.sources import open_source
-    from tableside.cli import UsageError
-
-    # A camera away at the start is waited for (the clerk types rolls meanwhile); a file or folder that is not
-    # there is a typo, said before the store is opened.
-    kind, _, arg = spec.partition(":")
-    if kind == "video" and arg and not Path(arg).is_file():
-        raise UsageError(f"--source {spec}: no video file at {arg}")
-    if kind == "folder" and arg and not Path(arg).is_dir():
-        raise UsageError(f"--source {spec}: no folder at {arg}")
 
     if spec.partition(":")[0] in ("sim", "simulated"):
         # The demo's camera runs at the wall clock, like a real one.
