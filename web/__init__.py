@@ -67,7 +67,7 @@ def _error_page(exc: HTTPException) -> ResponseReturnValue:
     key = f"error_{code}" if f"error_{code}" in i18n.UI else "error_other"
     # Werkzeug's stock descriptions speak to a developer; our own (abort(404, description=...)) name the thing.
     stock = type(exc).description
-    detail = exc.description if exc.description and exc.description != stock else ""
+    detail = i18n.reason(exc, lang) or (exc.description if exc.description and exc.description != stock else "")
     response = make_response(render_template("error.html", status=code, heading=i18n.t(key, lang), detail=detail,
                                              data={"i18n": i18n.bundle(lang)}), code)
     for name, value in exc.get_headers():  # Allow on a 405, Retry-After, WWW-Authenticate...

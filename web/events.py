@@ -191,7 +191,10 @@ def _load(event_id: str) -> Stored:
     try:
         return load_event(_db(), event_id)
     except EventNotFound as e:
-        abort(404, description=str(e))
+        # (The CLI's wording points at `tableside event list`; a page's reader gets the reason alone.)
+        if str(e).startswith("no event"):
+            i18n.refuse(404, "why_no_event", event=event_id)
+        i18n.refuse(404, "why_event_named_twice", english=str(e), event=event_id)
 
 
 def _csv(text: str, filename: str) -> Response:
@@ -313,7 +316,7 @@ def _message(exc: Exception) -> tuple[str, int]:
 def _form_writer() -> Any:
     """None when this form post may go ahead; else the response to send (login page, or 400 on CSRF)."""
     if not csrf_ok():
-        abort(400, description="missing or wrong CSRF token")
+        i18n.refuse(400, "why_csrf")
     if not is_organiser():
         return redirect(url_for("events.login", next=request.path))
     return None
@@ -416,7 +419,7 @@ def login() -> Any:
     unset = not _secret("ORGANISER_PIN", "TABLESIDE_ORGANISER_PIN")
     if request.method == "POST":
         if not csrf_ok():
-            abort(400, description="missing or wrong CSRF token")
+            i18n.refuse(400, "why_csrf")
         if _pin_ok(request.form.get("pin", "").strip()):
             session[ORGANISER_KEY] = True
             return redirect(carry_lang(nxt))
@@ -428,6 +431,6 @@ def login() -> Any:
 @bp.post("/events/logout")
 def logout() -> Any:
     if not csrf_ok():
-        abort(400, description="missing or wrong CSRF token")
+        i18n.refuse(400, "why_csrf")
     session.pop(ORGANISER_KEY, None)
     return redirect(url_for("events.index"))

@@ -15,9 +15,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, stream_with_context
 
 from hardware.hall import HallHub, hall_row, sse_text
+from web import i18n
 from web.auth import require_clerk
 
 bp = Blueprint("hall", __name__)
@@ -67,7 +68,7 @@ def clock(table_id: str) -> Any:
     try:
         table = current_app.extensions["tableside"].get(table_id)
     except KeyError:
-        abort(404, description=f"no table {table_id!r}")
+        i18n.refuse(404, "why_no_table", table=table_id)
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         return jsonify(error="invalid", rule=None, message="the body must be a JSON clock command"), 400

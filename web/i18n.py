@@ -11,7 +11,7 @@ browser's Accept-Language.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from engine.board import DEEDS, GROUPS, SQUARES
 
@@ -287,6 +287,13 @@ UI: Final[dict[str, dict[str, str]]] = {
     "error_405": {"en": "Not allowed here", "ja": "この操作はできません"},
     "error_other": {"en": "Something went wrong", "ja": "エラーが発生しました"},
     "error_back": {"en": "Back to the hall: every table", "ja": "ホールへ戻る（全テーブル）"},
+    # Reasons an error page gives (refuse() below); the API answers the English one.
+    "why_no_table": {"en": "no table {table!r}", "ja": "テーブル「{table}」はありません"},
+    "why_no_event": {"en": "no event {event!r}", "ja": "イベント「{event}」はありません"},
+    "why_event_named_twice": {"en": "more than one event is named {event!r}: give its id",
+                              "ja": "「{event}」という名前のイベントが複数あります。IDで指定してください"},
+    "why_csrf": {"en": "missing or wrong CSRF token (reload the page and try again)",
+                 "ja": "フォームの確認用トークンがないか古くなっています（ページを再読み込みしてやり直してください）"},
     "spectator": {"en": "Spectators see the dashboard; the console needs the table's clerk PIN.",
                   "ja": "観戦者はダッシュボードを閲覧できます。コンソールにはテーブルの記録係PINが必要です。"},
     # console
@@ -474,6 +481,28 @@ def t(key: str, lang: str) -> str:
     if entry is None:
         return key
     return entry.get(lang) or entry["en"]
+
+
+def refuse(code: int, key: str, *, english: str | None = None, **params: object) -> NoReturn:
+    """abort(code) with a reason the error page shows in the reader's language (UI[key], formatted with
+    `params`); the API's JSON and logs keep the English, or `english` where it says more (a list of ids)."""
+    from werkzeug.exceptions import default_exceptions
+
+    exc = default_exceptions[code](description=english or t(key, "en").format(**params))
+    setattr(exc, REASON_ATTR, (key, params))
+    raise exc
+
+
+def reason(exc: BaseException, lang: str) -> str | None:
+    """The reason refuse() gave `exc`, in `lang`; None for any other exception."""
+    found = getattr(exc, REASON_ATTR, None)
+    if found is None:
+        return None
+    key, params = found
+    return t(key, lang).format(**params)
+
+
+REASON_ATTR: Final = "tableside_reason"
 
 
 def pick_lang(cookie: str | None, accept_language: str | None, asked: str | None = None) -> str:

@@ -63,7 +63,7 @@ def _table(table_id: str) -> Any:
     try:
         return _registry().get(table_id)
     except KeyError:
-        abort(404, description=f"no table {table_id!r}")
+        i18n.refuse(404, "why_no_table", table=table_id)
 
 
 def csrf_token() -> str:
@@ -195,7 +195,7 @@ def _csrf_guard() -> Response | None:
         return None
     if request.path.startswith("/api/"):
         return _json_error(403, "csrf", "missing or wrong CSRF token (X-CSRF-Token)")
-    abort(400, description="missing or wrong CSRF token")
+    i18n.refuse(400, "why_csrf")
 
 
 @bp.app_context_processor
@@ -267,7 +267,7 @@ def login(table_id: str) -> Any:
     error = None
     if request.method == "POST":
         if not csrf_ok():
-            abort(400, description="missing or wrong CSRF token")
+            i18n.refuse(400, "why_csrf")
         if login_clerk(table_id, request.form.get("pin", "").strip()):
             return redirect(url_for("pages.clerk", table_id=table_id))
         error = i18n.t("wrong_pin", g.lang)
@@ -278,7 +278,7 @@ def login(table_id: str) -> Any:
 @bp.post("/tables/<table_id>/logout")
 def logout(table_id: str) -> Any:
     if not csrf_ok():
-        abort(400, description="missing or wrong CSRF token")
+        i18n.refuse(400, "why_csrf")
     logout_clerk(table_id)
     return redirect(url_for("pages.dashboard", table_id=table_id))
 

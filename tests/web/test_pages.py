@@ -127,15 +127,21 @@ def test_error_pages_are_ours_in_the_readers_language(client: FlaskClient) -> No
     r = client.get("/tables/nope", headers={"Accept-Language": "ja"})
     assert r.status_code == 404 and r.mimetype == "text/html"
     html = r.get_data(as_text=True)
-    assert '<html lang="ja">' in html and "見つかりません" in html and "no table &#39;nope&#39;" in html
+    assert '<html lang="ja">' in html and "見つかりません" in html and "テーブル「nope」はありません" in html
+    assert "no table" not in html  # the reason in the reader's language too, not English under a Japanese heading
     assert 'href="/"' in html and 'data-status="404"' in html
+    assert "no table &#39;nope&#39;" in client.get("/tables/nope?lang=en").get_data(as_text=True)
     r = client.get("/nothing?lang=en")
     html = r.get_data(as_text=True)
     assert r.status_code == 404 and "Not found" in html and 'href="/?lang=en"' in html
     assert "If you entered the URL manually" not in html  # Werkzeug's developer text is left out
     r = client.post("/tables/t1/login", data={"pin": PIN}, headers={"Accept-Language": "ja"})  # no CSRF token
     assert r.status_code == 400 and "不正なリクエストです" in r.get_data(as_text=True)
-    assert "missing or wrong CSRF token" in r.get_data(as_text=True)
+    assert "ページを再読み込みして" in r.get_data(as_text=True)
+    r = client.post("/tables/t1/login?lang=en", data={"pin": PIN})
+    assert r.status_code == 400 and "missing or wrong CSRF token (reload the page" in r.get_data(as_text=True)
+    r = client.get("/events/nope", headers={"Accept-Language": "ja"})
+    assert r.status_code == 404 and "イベント「nope」はありません" in r.get_data(as_text=True)
     r = client.get("/tables/t1/logout")
     assert r.status_code == 405 and "Not allowed here" in r.get_data(as_text=True) and "POST" in r.headers["Allow"]
     r = client.get("/api/tables/nope/state", headers={"Accept-Language": "ja"})
