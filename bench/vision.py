@@ -83,6 +83,12 @@ ms against 26.7 / 28.2 ms (2.09x / 1.85x), by kind 12.2 / 13.5 / 14.3 / 20.8 ms 
 ms (1.85x / 1.07x); 160/160 right either way. On this CPU the product path's mean misses both 2x and 15 ms
 (the stacked throws' 20.8 ms): the product-path figures above hold on the faster CPUs, not on every one.
 
+2026-11-28, the next session (`--repeat 1 --sim-seeds 40 --streams 0`, 1m25s), back on a 2-core AMD EPYC with
+AVX-512 VNNI: the same reads (99.88% of 1,650, coverage 91.67%, 154 photos ok and right, none wrong); photos
+43.4 / 31.1 ms against the peer's 17.1 / 12.4 ms (0.39x / 0.40x); where changed median / mean 5.8 / 7.3 ms against
+16.1 / 16.1 ms (2.78x / 2.22x), by kind 5.6 / 6.0 / 7.2 / 10.3 ms on the mean; whole 6.8 / 12.9 ms (2.37x /
+1.25x); 160/160 right either way, no wrong ok.
+
 --sim-scale K takes the simulated camera's frames resized by K (both frames of a throw, INTER_AREA): a camera
 with smaller dice seeing the same table, its calibration scaled with the frame. At 0.62 (397x298, dice of 19
 px, below the development photos' smallest) on 2026-11-26, 40 seeds, R=3: read enlarged to the working die
