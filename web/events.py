@@ -58,6 +58,7 @@ from engine.tournament import (
 )
 from tableside.commands.event import (
     EventConflict,
+    EventNameAmbiguous,
     EventNotFound,
     Stored,
     all_events,
@@ -190,11 +191,11 @@ def event_json(st: Stored) -> dict[str, Any]:
 def _load(event_id: str) -> Stored:
     try:
         return load_event(_db(), event_id)
-    except EventNotFound as e:
-        # (The CLI's wording points at `tableside event list`; a page's reader gets the reason alone.)
-        if str(e).startswith("no event"):
-            i18n.refuse(404, "why_no_event", event=event_id)
+    except EventNameAmbiguous as e:
         i18n.refuse(404, "why_event_named_twice", english=str(e), event=event_id)
+    except EventNotFound:
+        # (The CLI's wording points at `tableside event list`; a page's reader gets the reason alone.)
+        i18n.refuse(404, "why_no_event", event=event_id)
 
 
 def _csv(text: str, filename: str) -> Response:

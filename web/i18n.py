@@ -483,6 +483,9 @@ def t(key: str, lang: str) -> str:
     return entry.get(lang) or entry["en"]
 
 
+REASON_ATTR: Final = "tableside_reason"  # where refuse() leaves its key and parameters on the exception
+
+
 def refuse(code: int, key: str, *, english: str | None = None, **params: object) -> NoReturn:
     """abort(code) with a reason the error page shows in the reader's language (UI[key], formatted with
     `params`); the API's JSON and logs keep the English, or `english` where it says more (a list of ids)."""
@@ -500,9 +503,6 @@ def reason(exc: BaseException, lang: str) -> str | None:
         return None
     key, params = found
     return t(key, lang).format(**params)
-
-
-REASON_ATTR: Final = "tableside_reason"
 
 
 def pick_lang(cookie: str | None, accept_language: str | None, asked: str | None = None) -> str:

@@ -40,6 +40,10 @@ class EventNotFound(ValueError):
     """No event with that id or name (the web answers 404)."""
 
 
+class EventNameAmbiguous(EventNotFound):
+    """More than one event has that name: the id is needed."""
+
+
 class EventConflict(ValueError):
     """The event changed meanwhile, or the action does not fit its state now (the web answers 409)."""
 
@@ -74,7 +78,7 @@ def find_row(s: Session, ref: str) -> TournamentVersion:
     if row is None:
         matches = [r for r in store.list_tournaments(s) if r.name == ref]
         if len(matches) > 1:
-            raise EventNotFound(f"{len(matches)} events are named {ref!r}: give the id "
+            raise EventNameAmbiguous(f"{len(matches)} events are named {ref!r}: give the id "
                                 f"({', '.join(r.event_id for r in matches)})")
         row = matches[0] if matches else None
     if row is None:
