@@ -89,6 +89,23 @@ def test_refusals_carry_rule_ids(client: FlaskClient) -> None:
     assert {standings[1]["player"], standings[2]["player"]} == {p, s}
 
 
+def test_a_name_two_events_share_asks_for_the_id(client: FlaskClient) -> None:
+    """Two events may share a name (their ids differ); asked for by that name, the API lists the ids, and the page
+    says so in its reader's language, not "no such event"."""
+    ids = [create(client, name="Cup", game="catan", players="A,B,C").get_json()["id"] for _ in range(2)]
+    assert len(set(ids)) == 2
+    r = client.get("/api/events/Cup")
+    assert r.status_code == 404 and r.get_json()["error"] == "not_found"
+    assert all(i in r.get_json()["message"] for i in ids) and "2 events are named 'Cup'" in r.get_json()["message"]
+    r = client.get("/events/Cup", headers={"Accept-Language": "ja"})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 404 and '<html lang="ja">' in html
+    # the reason in the reader's language, not in English, and not "no event"
+    assert "複数あります" in html and "more than one event" not in html and "ありません" not in html
+    assert "Cup" in html and "more than one event is named" in client.get("/events/Cup?lang=en").get_data(as_text=True)
+    assert client.get(f"/events/{ids[1]}").status_code == 200  # by its id, found
+
+
 def test_monopoly_result_from_a_finished_table_game(client: FlaskClient, db: Engine) -> None:
     assert create(client, name="Hall Open", game="monopoly", players="Ann,Bob,Cy,Dee").status_code == 201
     ev = client.post("/api/events/hall-open/seat", headers=ORG).get_json()
