@@ -2,15 +2,93 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from engine import events as ev
-from engine.board import DEEDS, SQUARES
+from engine.board import CARD_EDITIONS, DEEDS, GROUPS, SQUARES
 
 
 def _deed(deed_id: str | None) -> str:
     return DEEDS[deed_id].name if deed_id in DEEDS else str(deed_id)
+
+
+def _card(key: str) -> str:
+    """`Chance: Advance to Go (Collect $200)` for `chance:advance_go`; the key itself for one no edition has."""
+    deck, _, cid = key.partition(":")
+    for decks in CARD_EDITIONS.values():
+        for c in decks.get(deck, ()):
+            if c.id == cid:
+                return f"{deck.replace('_', ' ').title()}: {c.text}"
+    return key
+
+
+# Why money moved, as the engine writes it (the reasons given to engine/tx.py's transfer and charge): each kind's
+# key, its pattern (named groups: a deed id, a card key, a deed or colour group, a player, a number) and its
+# words in English. The web's phrasebook words the same keys in Japanese (web/i18n.py MONEY_JA), and the pages
+# match the same patterns (web/static/common.js moneyReason), so a deed or card is named in the reader's
+# language, never by its id. First match wins. tests/engine/test_describe.py plays games and checks that every
+# reason the engine wrote has a pattern here.
+MONEY_REASONS: Final[tuple[tuple[str, str, str], ...]] = (
+    ("salary", r"salary", "salary"),
+    ("bought", r"bought (?P<deed>\w+)", "bought {deed}"),
+    ("rent_dice", r"rent for (?P<deed>\w+) \((?P<n>\d+)x dice\)", "rent for {deed}, {n}x the dice"),
+    ("rent", r"rent for (?P<deed>\w+)", "rent for {deed}"),
+    ("auction", r"auction of (?P<deed>\w+)", "{deed} won at auction"),
+    ("income_tax_flat", r"income tax \(flat\)", "income tax, the flat amount"),
+    ("income_tax_percent", r"income tax \(percent\)", "income tax, a share of assets"),
+    ("income_tax", r"income tax", "income tax"),
+    ("luxury_tax", r"luxury tax", "luxury tax"),
+    ("card_repairs", r"card (?P<card>\w+:\w+) \((?P<houses>\d+) houses, (?P<hotels>\d+) hotels\)",
+     "{card} ({houses} houses, {hotels} hotels)"),
+    ("card", r"card (?P<card>\w+:\w+)", "{card}"),
+    ("mortgage_fee", r"10% on mortgaged (?P<deed>\w+)", "10% on mortgaged {deed}"),
+    ("mortgaged", r"mortgaged (?P<deed>\w+)", "mortgaged {deed}"),
+    ("unmortgaged", r"lifted the mortgage on (?P<deed>\w+)", "lifted the mortgage on {deed}"),
+    ("hotel_built", r"hotel on (?P<deed>\w+)", "a hotel on {deed}"),
+    ("houses_built", r"(?P<n>\d+) house\(s\) on (?P<deed>\w+)", "{n} house(s) on {deed}"),
+    ("buildings_sold", r"buildings on (?P<where>\w+) sold to the bank", "buildings on {where} sold to the bank"),
+    ("trade", r"trade with (?P<player>.+)", "trade with {player}"),
+    ("jail_fine", r"jail fine", "jail fine"),
+    ("jail_third", r"jail fee after the third failed roll", "jail fine after the third failed roll"),
+    ("jail_fee_taken_over", r"jail fee of (?P<player>.+) taken over", "{player}'s jail fine taken over"),
+    ("bankruptcy", r"bankruptcy", "bankruptcy"),
+    ("rescue_void", r"rescue void", "a failed rescue's deals undone"),
+)
+_MONEY: Final = tuple((key, re.compile(pattern), words) for key, pattern, words in MONEY_REASONS)
+
+
+def money_reason(reason: str) -> tuple[str, dict[str, str]] | None:
+    """The kind of a money reason and its named parts (`("bought", {"deed": "park_place"})`); None if unknown."""
+    for key, pattern, _ in _MONEY:
+        m = pattern.fullmatch(reason)
+        if m:
+            return key, {k: v for k, v in m.groupdict().items() if v is not None}
+    return None
+
+
+def _named(field: str, value: str) -> str:
+    if field == "card":
+        return _card(value)
+    if field in ("deed", "where"):
+        return _deed(value) if value in DEEDS else value.replace("_", " ") if value in GROUPS else value
+    return value
+
+
+def _jailed(reason: str) -> str:
+    """Why a player went to jail (engine/tx.py send_to_jail): the square, third doubles, or a card, by its name."""
+    kind, _, key = reason.partition(" ")
+    return _card(key) if kind == "card" and key else reason.replace("_", " ")
+
+
+def _money(reason: str) -> str:
+    """A money reason in English words, deeds and cards by name; an unknown one as written."""
+    found = money_reason(reason)
+    if found is None:
+        return reason
+    words = next(w for k, _, w in _MONEY if k == found[0])
+    return words.format(**{k: _named(k, v) for k, v in found[1].items()})
 
 
 def _who(name: str | None) -> str:
@@ -24,14 +102,14 @@ _TEXT: dict[type[ev.Event], Callable[[Any], str]] = {
     + ("" if e.purpose == "move" else f" [{e.purpose.replace('_', ' ')}]"),
     ev.ThrowVoided: lambda e: f"Throw void ({e.reason}): roll both dice again",
     ev.Moved: lambda e: f"{e.player} moved to {SQUARES[e.to].name}",
-    ev.CashMoved: lambda e: f"{_who(e.payer)} paid {_who(e.payee)} ${e.amount} ({e.reason})",
+    ev.CashMoved: lambda e: f"{_who(e.payer)} paid {_who(e.payee)} ${e.amount} ({_money(e.reason)})",
     ev.DeedTransferred: lambda e: f"{_deed(e.deed)} -> {_who(e.owner)} ({e.reason})",
     ev.DeedMortgaged: lambda e: f"{_deed(e.deed)} {'mortgaged' if e.mortgaged else 'mortgage lifted'}",
     ev.BuildingsSet: lambda e: f"{_deed(e.deed)}: {'hotel' if e.hotel else f'{e.houses} houses'}",
-    ev.CardDrawn: lambda e: f"{e.player} drew {e.card}" + (" (kept)" if e.kept else ""),
-    ev.JailCardReturned: lambda e: f"{e.player} used {e.card}",
-    ev.JailCardGiven: lambda e: f"{e.giver} gave {e.card} to {e.receiver}",
-    ev.SentToJail: lambda e: f"{e.player} sent to jail ({e.reason.replace('_', ' ')})",
+    ev.CardDrawn: lambda e: f"{e.player} drew {_card(e.card)}" + (" (kept)" if e.kept else ""),
+    ev.JailCardReturned: lambda e: f"{e.player} used {_card(e.card)}",
+    ev.JailCardGiven: lambda e: f"{e.giver} gave {_card(e.card)} to {e.receiver}",
+    ev.SentToJail: lambda e: f"{e.player} sent to jail ({_jailed(e.reason)})",
     ev.LeftJail: lambda e: f"{e.player} left jail ({e.how.replace('_', ' ')})",
     ev.JailRollFailed: lambda e: f"{e.player} stays in jail",
     ev.StartOrderSet: lambda e: f"Start order: {', '.join(e.order)}",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Final, NoReturn
 
 from engine.board import DEEDS, GROUPS, SQUARES
+from engine.describe import MONEY_REASONS
 
 LANGS: Final = ("en", "ja")
 DEFAULT_LANG: Final = "en"
@@ -443,6 +444,44 @@ EVENTS: Final[dict[str, dict[str, str]]] = {
     "end_signalled": {"en": "End signal: the last turn is {last_turn}", "ja": "終了合図：最終ターンは{last_turn}"},
 }
 
+# Why money moved, in Japanese: the keys of engine/describe.py MONEY_REASONS, whose patterns the pages match
+# (web/static/common.js moneyReason) and whose named parts they fill in the page's language: {deed} a deed's
+# name, {where} a deed's or colour group's, {card} a card's deck and title, {player}, {n}, {houses}, {hotels}.
+MONEY_JA: Final[dict[str, str]] = {
+    "salary": "給料",
+    "bought": "{deed}を購入",
+    "rent_dice": "{deed}のレンタル料（サイコロの目の{n}倍）",
+    "rent": "{deed}のレンタル料",
+    "auction": "{deed}を競売で落札",
+    "income_tax_flat": "所得税（定額）",
+    "income_tax_percent": "所得税（総資産の定率）",
+    "income_tax": "所得税",
+    "luxury_tax": "物品税",
+    "card_repairs": "{card}（家{houses}軒・ホテル{hotels}軒）",
+    "card": "{card}",
+    "mortgage_fee": "抵当中の{deed}の手数料10%",
+    "mortgaged": "{deed}を抵当に入れた",
+    "unmortgaged": "{deed}の抵当を解除",
+    "hotel_built": "{deed}にホテルを建設",
+    "houses_built": "{deed}に家{n}軒を建設",
+    "buildings_sold": "{where}の建物を銀行に売却",
+    "trade": "{player}との交渉",
+    "jail_fine": "罰金",
+    "jail_third": "3回目に失敗した後の罰金",
+    "jail_fee_taken_over": "{player}の罰金の肩代わり",
+    "bankruptcy": "破産",
+    "rescue_void": "救済の取引を無効に",
+}
+
+
+def money_bundle(lang: str) -> dict[str, Any]:
+    """The money reasons' patterns (as JavaScript reads named groups) and their words in `lang`."""
+    return {
+        "patterns": [[key, pattern.replace("(?P<", "(?<")] for key, pattern, _ in MONEY_REASONS],
+        "words": {key: MONEY_JA[key] if lang == "ja" else words for key, _, words in MONEY_REASONS},
+    }
+
+
 # The gist of a reason in Japanese, the English reason after it: the pages take the first key the reason
 # contains (web/static/common.js reasonText), so the specific come before the general ("unreadable" is in
 # most of the reader's refusals: "die 2 unreadable: cocked: ...").
@@ -460,18 +499,6 @@ REASONS_JA: Final[dict[str, str]] = {
     "pip": "目の並びが読めない",
     "unreadable": "読めない",
     "clerk": "係員による無効",
-    "rent": "レンタル料",
-    "salary": "給料",
-    "purchase": "購入",
-    "auction": "競売",
-    "tax": "税",
-    "card": "カード",
-    "jail_fine": "罰金",
-    "mortgage": "抵当",
-    "unmortgage": "抵当解除",
-    "build": "建築",
-    "sell": "売却",
-    "trade": "交渉",
 }
 
 
@@ -594,4 +621,5 @@ def bundle(lang: str) -> dict[str, Any]:
         "events": {k: v.get(lang, v["en"]) for k, v in EVENTS.items()},
         "rules": {k: v.get(lang, v["en"]) for k, v in RULE_TITLES.items()},
         "reasons": dict(REASONS_JA) if lang == "ja" else {},
+        "money": money_bundle(lang),
     }

@@ -23,6 +23,7 @@ from engine import bankruptcy
 from engine import events as ev
 from engine.board import DEEDS, GROUPS
 from engine.demo import choose
+from engine.describe import money_reason
 from engine.errors import IllegalCommand, InvalidCommand
 from engine.finance import liquidation_value
 from engine.game import legal_commands, run
@@ -201,6 +202,8 @@ def play(names: list[str], ruleset: str, changes: dict[str, Any], seed: int, ste
         for e in events:
             state = engine.evolve(state, e)
             check_invariants(state, start_total, whole_command=False)
+            # every reason money moves for has its words (engine/describe.py MONEY_REASONS): none is shown raw
+            assert not isinstance(e, ev.CashMoved) or money_reason(e.reason), f"no words for {e.reason!r}"
         check_invariants(state, start_total)
         log.extend(events)
     wire = json.loads(json.dumps([e.to_json() for e in log]))

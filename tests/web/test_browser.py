@@ -241,8 +241,10 @@ def test_scripted_game_through_the_console_shows_live_on_the_dashboard(
     # Never reloaded: the marker set on the first load is still there.
     assert dash.evaluate("window.__noReload") == 1
     log = dash.inner_text("#log")
-    for words in ("Ann rolled 1+2", "Bob paid Ann $4", "Cy drew", "Vermont Avenue -> Bob", "Throw void"):
+    for words in ("Ann rolled 1+2", "Bob paid Ann $4 (rent for Baltic Avenue)", "Cy drew Chance: Bank pays you",
+                  "(bought Baltic Avenue)", "(Vermont Avenue won at auction)", "Vermont Avenue -> Bob", "Throw void"):
         assert words in log
+    assert "baltic_avenue" not in log and "chance:" not in log  # deeds and cards by name, not by id
     # The cash chart has a line per player.
     assert dash.locator("#chart polyline").count() == 3
 
@@ -289,6 +291,12 @@ def test_language_switch_and_japanese_rule_message(browser: Any, server: LiveSer
     wait_seq(dash, "dashboard", service.seq)
     assert "ボードウォーク" in dash.text_content("#board")
     assert "手番" in dash.inner_text("#turn")
+    # Money in the log in the page's language, the deed by its Japanese name (engine/describe.py MONEY_REASONS).
+    service.submit({"type": "roll", "dice": [2, 3]})  # Reading Railroad
+    service.submit({"type": "buy"})
+    wait_seq(dash, "dashboard", service.seq)
+    log = dash.inner_text("#log")
+    assert "リーディング鉄道を購入" in log and "bought" not in log and "reading_railroad" not in log, log
     # The switch is remembered (cookie) for the next page, whatever the browser's language.
     clerk = dash.context.new_page()
     clerk.on("pageerror", lambda e: pytest.fail(str(e)))

@@ -82,6 +82,27 @@ function reasonText(reason) {
   return reason;
 }
 
+/* Why money moved, in the page's language: the engine's reason matched against its kinds (engine/describe.py
+   MONEY_REASONS, sent as I18N.money), deeds, groups and cards named, never shown by their ids. */
+let moneyPatterns = null;
+function moneyReason(reason) {
+  if (!reason) return "";
+  moneyPatterns = moneyPatterns || I18N.money.patterns.map(([key, src]) => [key, new RegExp(`^(?:${src})$`)]);
+  for (const [key, re] of moneyPatterns) {
+    const m = re.exec(reason);
+    if (!m) continue;
+    const f = {};
+    for (const [k, v] of Object.entries(m.groups || {})) {
+      if (v === undefined) continue;
+      if (k === "card") f[k] = cardName(v);
+      else if (k === "deed" || k === "where") f[k] = BOARD.deeds[v] ? deedName(v) : (BOARD.group_names[v] || v);
+      else f[k] = v;
+    }
+    return fill(I18N.money.words[key], f);
+  }
+  return reasonText(reason);
+}
+
 /* ---- the event log in words ---- */
 
 function cardName(key) {
@@ -108,7 +129,7 @@ function eventText(row) {
     case "dice_rolled": f.a = p.dice[0]; f.b = p.dice[1]; f.dbl = p.dice[0] === p.dice[1] ? ` (${t("doubles")})` : ""; break;
     case "throw_voided": f.reason = reasonText(p.reason); break;
     case "moved": f.square = squareName(p.to); break;
-    case "cash": f.payer = who(p.payer); f.payee = who(p.payee); f.reason = reasonText(p.reason); break;
+    case "cash": f.payer = who(p.payer); f.payee = who(p.payee); f.reason = moneyReason(p.reason); break;
     case "deed": f.deed = deedName(p.deed); f.owner = who(p.owner); break;
     case "mortgage": f.deed = deedName(p.deed); f.what = p.mortgaged ? t("mortgaged") : t("unmortgage"); break;
     case "buildings": f.deed = deedName(p.deed); f.what = p.hotel ? t("hotel") : `${p.houses} ${t("houses")}`; break;
