@@ -67,7 +67,7 @@ def hall_row(state: dict[str, Any], *, table_id: str, name: str) -> dict[str, An
         "pending": (state.get("pending") or {}).get("kind"),
         "winner": state.get("winner"),
         "ending": state.get("ending"),
-        "camera": {"source": camera.get("source"), "ok": camera.get("ok"), "message": camera.get("message")},
+        "camera": {k: camera.get(k) for k in ("source", "ok", "message", "kind", "detail", "reader")},
         "clock": clock,
         "alerts": alerts,
         "dashboard": f"/tables/{table_id}",

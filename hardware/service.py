@@ -220,13 +220,19 @@ class CameraStatus:
     source: str = "none"
     ok: bool = False
     message: str = "no camera: rolls are entered by the clerk"
+    # What the message says, for the pages to say it in their reader's language (web/i18n.py CAMERA): none,
+    # reading, cant_open, lost, back, failed, ended, misfit, not_recorded, no_reader; `detail`: the cause as
+    # the software gave it (an exception's words, a calibration's shape), shown as it is.
+    kind: str = "none"
+    detail: str = ""
     reader: str = ""
     frames: int = 0
     throws: int = 0
     since: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
 
     def to_json(self) -> dict[str, Any]:
-        return {"source": self.source, "ok": self.ok, "message": self.message, "reader": self.reader,
+        return {"source": self.source, "ok": self.ok, "message": self.message, "kind": self.kind,
+                "detail": self.detail, "reader": self.reader,
                 "frames": self.frames, "throws": self.throws, "since": self.since}
 
 
@@ -728,9 +734,10 @@ class TableService:
         """End every open stream of this table now (a server shutting down); the table keeps running."""
         self._subs.close_all()
 
-    def _set_camera(self, ok: bool, message: str) -> None:
+    def _set_camera(self, ok: bool, message: str, kind: str, detail: str = "") -> None:
         if self._camera.ok != ok or self._camera.message != message:
             self._camera.ok, self._camera.message = ok, message
+            self._camera.kind, self._camera.detail = kind, detail
             self._camera.since = datetime.now(UTC).isoformat()
             self._log(f"table {self.id}: camera {'ok' if ok else 'NOT OK'}: {message}")
             with self._lock:
@@ -852,7 +859,7 @@ class TableService:
         try:
             reader = self._make_reader()
         except ServiceError as exc:
-            self._set_camera(False, one_line(exc))
+            self._set_camera(False, one_line(exc), "no_reader", one_line(exc))
             return
         watcher = RollWatcher(reader=reader, calibration=self.calibration,
                               config=self.watcher_config or WatcherConfig(),
@@ -863,7 +870,7 @@ class TableService:
             if ok:
                 watcher.reset()  # the scene before the loss is no reference for what the camera sees now
             lost_since[0] = not ok
-            self._set_camera(ok, message)
+            self._set_camera(ok, message, "back" if ok else "lost", "" if ok else source.lost or "")
 
         source = RetryingSource(self.source, on_status=on_status, retry_s=1.0)
         while not self._stop.is_set():  # a camera missing at start-up is retried like a lost one
@@ -872,24 +879,25 @@ class TableService:
                 break
             except SourceError as exc:
                 self._set_camera(False, f"camera {self.source.name} can't be opened: {one_line(exc)}; "
-                                        "retrying, enter rolls by hand meanwhile")
+                                        "retrying, enter rolls by hand meanwhile", "cant_open", one_line(exc))
                 self._stop.wait(1.0)
         if self._stop.is_set():
             return
-        self._set_camera(True, f"reading {self.source.name} ({self.reader} reader)")
+        self._set_camera(True, f"reading {self.source.name} ({self.reader} reader)", "reading")
         misfit_shown = False  # the status says the calibration is for another shape of frame
         while not self._stop.is_set():
             try:
                 frame = source.read_nowait()
             except Exception as exc:  # a source bug must not take the table down
-                self._set_camera(False, f"camera {self.source.name} failed: {one_line(exc)}")
+                self._set_camera(False, f"camera {self.source.name} failed: {one_line(exc)}", "failed",
+                                 one_line(exc))
                 self._stop.wait(1.0)
                 continue
             if frame is None:
                 if source.lost is not None:
                     self._stop.wait(0.05)
                     continue
-                self._set_camera(False, f"camera {self.source.name}: end of stream; enter rolls by hand")
+                self._set_camera(False, f"camera {self.source.name}: end of stream; enter rolls by hand", "ended")
                 return
             self._frame = frame
             self._camera.frames += 1
@@ -903,12 +911,13 @@ class TableService:
             if misfit:
                 # Nothing is read with a calibration for another shape of frame; the preview stays, for the
                 # clerk to click the board's corners on.
-                self._set_camera(False, misfit)
+                self._set_camera(False, f"{MISFIT}: {misfit}, or click the board's corners in the clerk's console",
+                                 "misfit", misfit)
                 misfit_shown = True
                 continue
             if misfit_shown:
                 misfit_shown = False
-                self._set_camera(True, f"reading {self.source.name} ({self.reader} reader)")
+                self._set_camera(True, f"reading {self.source.name} ({self.reader} reader)", "reading")
             try:
                 event = watcher.feed(frame)
                 if event is not None:
@@ -916,7 +925,7 @@ class TableService:
                     self._on_roll_event(event)
             except Exception as exc:  # e.g. the database is away: report, keep watching
                 self._log(f"table {self.id}: throw not recorded: {one_line(exc)}")
-                self._set_camera(True, f"throw not recorded: {one_line(exc)}")
+                self._set_camera(True, f"throw not recorded: {one_line(exc)}", "not_recorded", one_line(exc))
 
     def _settle_calibration(self) -> None:
         """The calibration given at start-up against the table's stored ones: one stored after the given one
@@ -946,7 +955,7 @@ class TableService:
         try:
             self.calibration.check_frame(frame_wh)
         except ValueError as exc:
-            return f"{MISFIT}: {one_line(exc)}, or click the board's corners in the clerk's console"
+            return one_line(exc)
         return ""
 
     def _on_roll_event(self, event: RollEvent) -> None:

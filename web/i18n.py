@@ -482,6 +482,23 @@ def money_bundle(lang: str) -> dict[str, Any]:
     }
 
 
+# The camera's status in Japanese, by its kind (hardware/service.py CameraStatus.kind): {source} the camera,
+# {reader} the dice reader, {detail} the cause in the software's own words. English pages show the service's
+# message as it is.
+CAMERA_JA: Final[dict[str, str]] = {
+    "none": "カメラなし：出目は記録係が入力します",
+    "reading": "{source}を読み取り中（読み取り器：{reader}）",
+    "cant_open": "カメラ {source} を開けません（{detail}）。再試行中です。その間は出目を手で入力してください",
+    "lost": "カメラ {source} が切れました（{detail}）。再試行中です。その間は出目を手で入力してください",
+    "back": "カメラ {source} が復帰しました",
+    "failed": "カメラ {source} の不具合（{detail}）",
+    "ended": "カメラ {source} の映像が終わりました。出目を手で入力してください",
+    "misfit": "カメラを読めません：{detail}。記録係コンソールで盤の四隅をクリックしてください",
+    "not_recorded": "投げを記録できませんでした（{detail}）",
+    "no_reader": "読み取り器を用意できません（{detail}）",
+}
+
+
 # The gist of a reason in Japanese, the English reason after it: the pages take the first key the reason
 # contains (web/static/common.js reasonText), so the specific come before the general ("unreadable" is in
 # most of the reader's refusals: "die 2 unreadable: cocked: ...").
@@ -622,4 +639,5 @@ def bundle(lang: str) -> dict[str, Any]:
         "rules": {k: v.get(lang, v["en"]) for k, v in RULE_TITLES.items()},
         "reasons": dict(REASONS_JA) if lang == "ja" else {},
         "money": money_bundle(lang),
+        "camera": dict(CAMERA_JA) if lang == "ja" else {},
     }

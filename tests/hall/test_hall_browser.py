@@ -48,7 +48,8 @@ def hall64(tmp_path: Path) -> Iterator[TableRegistry]:
     reg.get("t03").clock_command({"type": "pause"})  # referee called
     cam = reg.get("t05")
     cam._camera.source = "webcam:0"
-    cam._set_camera(False, "camera webcam:0 lost; retrying, enter rolls by hand meanwhile")
+    cam._set_camera(False, "camera webcam:0 lost: no device; retrying, enter rolls by hand meanwhile", "lost",
+                    "no device")
     time.sleep(0.7)
     assert reg.get("t07").tick() is not None  # 0.6 s Monopoly game: time up, end signal given
     yield reg
@@ -76,6 +77,7 @@ def test_hall_shows_64_tables_on_one_1080p_screen(browser: Any, hall64: TableReg
         assert card.locator(".hall-round").inner_text() == "R2"
         assert page.locator(".hall-card[data-table='t03'] [data-alert='referee_called']").count() == 1
         assert page.locator(".hall-card[data-table='t05'] [data-alert='camera_lost']").count() == 1
+        assert "enter rolls by hand" in page.locator(".hall-card[data-table='t05'] .cam").get_attribute("title")
         assert page.locator(".hall-card[data-table='t07'] [data-alert='time_up']").count() == 1
         assert "Settlement" in page.locator(".hall-card[data-table='t08'] .clock-phase").inner_text() or \
             "Placement" in page.locator(".hall-card[data-table='t08'] .clock-phase").inner_text()
@@ -97,6 +99,9 @@ def test_hall_shows_64_tables_on_one_1080p_screen(browser: Any, hall64: TableReg
         page.goto(srv.url + "/?lang=ja")
         page.wait_for_selector("#hall[data-live='1'][data-tables='64']", timeout=15000)
         assert page.locator(".hall-card[data-table='t01']").get_attribute("href") == "/tables/t01?lang=ja"
+        # The camera's status in the page's language, its cause as the software gave it (web/i18n.py CAMERA_JA).
+        title = page.locator(".hall-card[data-table='t05'] .cam").get_attribute("title")
+        assert "カメラ webcam:0 が切れました（no device）" in title and "retrying" not in title, title
         page.click(".hall-card[data-table='t01']")
         page.wait_for_url("**/tables/t01?lang=ja")
         assert page.get_attribute("html", "lang") == "ja"

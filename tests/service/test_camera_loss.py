@@ -86,6 +86,7 @@ def test_camera_loss_keeps_the_table_playing(tmp_path: Path) -> None:
         assert wait_until(lambda: not get(base + "/state")["table"]["camera"]["ok"], 10)
         status = get(base + "/state")["table"]["camera"]
         assert "lost" in status["message"] and "by hand" in status["message"]
+        assert status["kind"] == "lost" and status["detail"] and status["detail"] in status["message"]
         camera_rolls = len([r for r in _rolls(db, svc) if r.source == "camera"])
 
         # Meanwhile the clerk types the rolls: answer any decision first (the automatic clerk does), then roll.
@@ -100,7 +101,8 @@ def test_camera_loss_keeps_the_table_playing(tmp_path: Path) -> None:
 
         source.gone.clear()
         assert wait_until(lambda: get(base + "/state")["table"]["camera"]["ok"], 10)
-        assert "back" in get(base + "/state")["table"]["camera"]["message"]
+        status = get(base + "/state")["table"]["camera"]
+        assert "back" in status["message"] and status["kind"] == "back" and not status["detail"]
         assert wait_until(lambda: len([r for r in _rolls(db, svc) if r.source == "camera" and r.applied])
                           >= camera_rolls + 2, 60), "camera throws are read again after it came back"
         assert source.opens >= 2

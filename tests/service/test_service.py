@@ -38,6 +38,7 @@ def test_camera_throws_become_rolls_and_void_throws(db: Engine, tmp_path: Path) 
     try:
         assert wait_until(lambda: not svc.camera_status()["ok"] and "end of stream" in
                           svc.camera_status()["message"], timeout=120)
+        assert svc.camera_status()["kind"] == "ended"
     finally:
         svc.stop()
     with store.session_scope(db) as s:
@@ -268,6 +269,8 @@ def test_a_calibration_for_frames_of_another_shape_is_not_read_with(db: Engine, 
         assert wait_until(lambda: svc.camera_status()["message"].startswith(MISFIT), timeout=60)
         status = svc.camera_status()
         assert not status["ok"] and "1280x720" in status["message"] and "640x480" in status["message"]
+        # the kind and the cause, for the pages to say it in their reader's language (web/i18n.py CAMERA_JA)
+        assert status["kind"] == "misfit" and "1280x720" in status["detail"] and MISFIT not in status["detail"]
         assert svc.latest_frame_jpeg() is not None and status["throws"] == 0
         cal = svc.set_corners(cam.board_corners_px().tolist())
         assert cal["image_size"] == [640, 480]

@@ -297,6 +297,9 @@ def test_language_switch_and_japanese_rule_message(browser: Any, server: LiveSer
     wait_seq(dash, "dashboard", service.seq)
     log = dash.inner_text("#log")
     assert "リーディング鉄道を購入" in log and "bought" not in log and "reading_railroad" not in log, log
+    # ... and the camera's status (web/i18n.py CAMERA_JA): this table has none, and says rolls are typed.
+    roll_box = dash.inner_text("#roll")
+    assert "カメラなし：出目は記録係が入力します" in roll_box and "entered by the clerk" not in roll_box, roll_box
     # The switch is remembered (cookie) for the next page, whatever the browser's language.
     clerk = dash.context.new_page()
     clerk.on("pageerror", lambda e: pytest.fail(str(e)))

@@ -259,7 +259,7 @@ function renderCamera(state) {
   const line = document.getElementById("camera-status");
   if (!cam) return;
   line.className = `camera small ${cam.ok ? "ok" : "bad"}`;
-  line.textContent = `${t("camera")}: ${cam.source} — ${cam.message || ""}`;
+  line.textContent = cameraText(cam);
   if (cameraSince !== null && cam.since !== cameraSince) loadOutline();
   cameraSince = cam.since;
 }

@@ -103,6 +103,12 @@ function moneyReason(reason) {
   return reasonText(reason);
 }
 
+/* The camera's status in the page's language (I18N.camera, by the status's kind); else the service's words. */
+function cameraText(cam) {
+  const tpl = I18N.camera[cam.kind];
+  return `${t("camera")}: ${cam.source || ""} — ${tpl ? fill(tpl, cam) : cam.message || ""}`;
+}
+
 /* ---- the event log in words ---- */
 
 function cardName(key) {

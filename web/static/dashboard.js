@@ -64,7 +64,7 @@ function renderRoll(state) {
     items.push(el("div", { class: "muted", id: "verdict" }, t("no_roll")));
   }
   const cam = state.table && state.table.camera;
-  if (cam) items.push(el("div", { class: `camera ${cam.ok ? "ok" : "bad"}` }, `${t("camera")}: ${cam.source} — ${cam.message || ""}`));
+  if (cam) items.push(el("div", { class: `camera ${cam.ok ? "ok" : "bad"}` }, cameraText(cam)));
   box.replaceChildren(...items);
 }
 

@@ -34,7 +34,7 @@ function card(row) {
     el("h2", {}, el("span", { class: "hall-name" }, row.name),
       row.round ? el("span", { class: "hall-round", title: t("round") }, row.round) : null,
       el("span", { class: `cam ${row.camera && row.camera.ok === false && row.camera.source && row.camera.source !== "none" ? "bad" : "ok"}`,
-        title: row.camera ? `${t("camera")}: ${row.camera.source || ""} ${row.camera.message || ""}` : "" }, "◉")),
+        title: row.camera ? cameraText(row.camera) : "" }, "◉")),
     el("div", { class: "hall-clock" },
       el("b", { class: "clock-time", dataset: { phase: clock ? clock.phase : "none" } }, clock ? clockFmt(clockRemaining(clock)) : "—"),
       el("span", { class: "clock-phase" }, clock ? clockPhaseText(clock) : "")),
