@@ -82,6 +82,36 @@ def _jailed(reason: str) -> str:
     return _card(key) if kind == "card" and key else reason.replace("_", " ")
 
 
+# The fields a referee may set (engine/game.py _validate_referee), in words; the web's Japanese in web/i18n.py
+# REFEREE_FIELDS.
+_FIELDS: Final = {"cash": "cash", "position": "square", "in_jail": "in jail", "jail_turns": "turns in jail",
+                  "jail_cards": "Get Out of Jail Free cards", "owner": "owner", "mortgaged": "mortgaged",
+                  "houses": "houses", "hotel": "hotel"}
+
+
+def _set(path: str, value: Any) -> str:
+    """One referee change in words: `Baltic Avenue's houses = 1`, `Ann's cash = $1500`, `turn = Bob`."""
+    parts = path.split(".")
+    if path == "turn.player":
+        return f"turn = {value}"
+    if len(parts) != 3:
+        return f"{path} = {value}"
+    whose = _deed(parts[1]) if parts[0] == "deeds" else parts[1]
+    if parts[2] == "cash":
+        shown = f"${value}"
+    elif parts[2] == "position" and isinstance(value, int) and 0 <= value < len(SQUARES):
+        shown = SQUARES[value].name
+    elif parts[2] == "owner":
+        shown = _who(value)
+    elif parts[2] == "jail_cards" and isinstance(value, list):
+        shown = ", ".join(str(k).partition(":")[0].replace("_", " ").title() for k in value) or "none"
+    elif isinstance(value, bool):
+        shown = "yes" if value else "no"
+    else:
+        shown = str(value)
+    return f"{whose}'s {_FIELDS.get(parts[2], parts[2])} = {shown}"
+
+
 def _money(reason: str) -> str:
     """A money reason in English words, deeds and cards by name; an unknown one as written."""
     found = money_reason(reason)
@@ -115,7 +145,7 @@ _TEXT: dict[type[ev.Event], Callable[[Any], str]] = {
     ev.StartOrderSet: lambda e: f"Start order: {', '.join(e.order)}",
     ev.PlayerBankrupt: lambda e: f"{e.player} is bankrupt to {_who(e.creditor)}",
     ev.GameEnded: lambda e: f"Game over ({e.reason}): " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(e.ranking)),
-    ev.RefereeAdjusted: lambda e: f"Referee set {', '.join(f'{k}={v}' for k, v in e.changes.items())}",
+    ev.RefereeAdjusted: lambda e: f"Referee set {', '.join(_set(k, v) for k, v in e.changes.items())}",
     ev.Undone: lambda e: "Last command undone",
     ev.Traded: lambda e: f"Trade ({e.context.replace('_', ' ')}): {e.giver} gives {_side(e.give)}, "
     f"{e.receiver} gives {_side(e.get)}",  # M.TRADE.6: announced to everyone

@@ -482,6 +482,15 @@ def money_bundle(lang: str) -> dict[str, Any]:
     }
 
 
+# The fields a referee may set (engine/game.py _validate_referee), as the log names them in Japanese
+# (web/static/common.js refereeText; engine/describe.py words them in English).
+REFEREE_FIELDS_JA: Final[dict[str, str]] = {
+    "cash": "現金", "position": "位置", "in_jail": "刑務所に", "jail_turns": "刑務所でのターン数",
+    "jail_cards": "釈放カード", "owner": "所有者", "mortgaged": "抵当", "houses": "家", "hotel": "ホテル",
+    "turn": "手番", "yes": "はい", "no": "いいえ", "none": "なし",
+}
+
+
 # The camera's status in Japanese, by its kind (hardware/service.py CameraStatus.kind): {source} the camera,
 # {reader} the dice reader, {detail} the cause in the software's own words. English pages show the service's
 # message as it is.
@@ -640,4 +649,5 @@ def bundle(lang: str) -> dict[str, Any]:
         "reasons": dict(REASONS_JA) if lang == "ja" else {},
         "money": money_bundle(lang),
         "camera": dict(CAMERA_JA) if lang == "ja" else {},
+        "referee": dict(REFEREE_FIELDS_JA) if lang == "ja" else {},
     }

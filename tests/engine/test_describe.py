@@ -68,3 +68,14 @@ def test_japanese_words_for_every_kind() -> None:
         assert set(re.findall(r"\{(\w+)\}", MONEY_JA[key])) == set(re.findall(r"\{(\w+)\}", words)), key
     ja = money_bundle("ja")
     assert ja["words"]["bought"] == "{deed}を購入" and "(?P<" not in str(ja["patterns"])  # JavaScript's groups
+
+
+def test_a_referees_changes_in_words() -> None:
+    """Everyone at the table reads what the referee changed (deeds and squares by name, money as money)."""
+    text = describe(ev.RefereeAdjusted(changes={
+        "deeds.baltic_avenue.houses": 1, "deeds.park_place.owner": None, "players.Ann.cash": 1500,
+        "players.Ann.position": 10, "players.Ann.in_jail": True, "players.Ann.jail_cards": ["chance:goojf"],
+        "turn.player": "Bob"}))
+    assert text == ("Referee set Baltic Avenue's houses = 1, Park Place's owner = the bank, Ann's cash = $1500, "
+                    "Ann's square = Jail / Just Visiting, Ann's in jail = yes, "
+                    "Ann's Get Out of Jail Free cards = Chance, turn = Bob")

@@ -242,7 +242,8 @@ def test_scripted_game_through_the_console_shows_live_on_the_dashboard(
     assert dash.evaluate("window.__noReload") == 1
     log = dash.inner_text("#log")
     for words in ("Ann rolled 1+2", "Bob paid Ann $4 (rent for Baltic Avenue)", "Cy drew Chance: Bank pays you",
-                  "(bought Baltic Avenue)", "(Vermont Avenue won at auction)", "Vermont Avenue -> Bob", "Throw void"):
+                  "(bought Baltic Avenue)", "(Vermont Avenue won at auction)", "Vermont Avenue -> Bob", "Throw void",
+                  "Referee set Mediterranean Avenue's owner = Ann"):
         assert words in log
     assert "baltic_avenue" not in log and "chance:" not in log  # deeds and cards by name, not by id
     # The cash chart has a line per player.
@@ -297,6 +298,7 @@ def test_language_switch_and_japanese_rule_message(browser: Any, server: LiveSer
     wait_seq(dash, "dashboard", service.seq)
     log = dash.inner_text("#log")
     assert "リーディング鉄道を購入" in log and "bought" not in log and "reading_railroad" not in log, log
+    assert "ボードウォークの所有者=Bob" in log and "deeds." not in log, log  # the referee's changes too
     # ... and the camera's status (web/i18n.py CAMERA_JA): this table has none, and says rolls are typed.
     roll_box = dash.inner_text("#roll")
     assert "カメラなし：出目は記録係が入力します" in roll_box and "entered by the clerk" not in roll_box, roll_box

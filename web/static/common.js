@@ -109,6 +109,21 @@ function cameraText(cam) {
   return `${t("camera")}: ${cam.source || ""} — ${tpl ? fill(tpl, cam) : cam.message || ""}`;
 }
 
+/* One referee change in the page's language (I18N.referee): whose field, and the value named. */
+function refereeText(path, value) {
+  const words = I18N.referee;
+  const [top, whose, field] = path.split(".");
+  if (path === "turn.player") return `${words.turn || "turn"}=${value}`;
+  if (!field || !words[field]) return `${path}=${value}`;
+  let shown = value;
+  if (field === "cash") shown = money(value);
+  else if (field === "position") shown = squareName(value);
+  else if (field === "owner") shown = who(value);
+  else if (field === "jail_cards") shown = (value || []).map(cardName).join("、") || words.none;
+  else if (typeof value === "boolean") shown = value ? words.yes : words.no;
+  return `${top === "deeds" ? deedName(whose) : whose}の${words[field]}=${shown}`;
+}
+
 /* ---- the event log in words ---- */
 
 function cardName(key) {
@@ -143,7 +158,7 @@ function eventText(row) {
     case "start_order": f.order = (p.order || []).join(", "); break;
     case "bankrupt": f.creditor = who(p.creditor); break;
     case "game_ended": f.ranking = (p.ranking || []).map((n, i) => `${i + 1}. ${n}`).join(", "); break;
-    case "referee": f.changes = Object.entries(p.changes || {}).map(([k, v]) => `${k}=${v}`).join(", "); break;
+    case "referee": f.changes = Object.entries(p.changes || {}).map(([k, v]) => refereeText(k, v)).join(I18N.lang === "ja" ? "、" : ", "); break;
     case "build_declared": f.deed = deedName(p.deed); break;
     default: break;
   }
