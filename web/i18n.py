@@ -522,6 +522,8 @@ REASONS_JA: Final[dict[str, str]] = {
     "expected": "個数が違う",
     "low confidence": "読み取りが不確か",
     "did not settle": "止まらなかった",
+    "no die's top face": "サイコロの上面が見えない",
+    "the net": "読み取りが食い違う",  # "the pips read 5, the net 6": two readers disagree (vision/netcheck.py)
     "pip": "目の並びが読めない",
     "unreadable": "読めない",
     "clerk": "係員による無効",

@@ -306,6 +306,9 @@ def _gist_ja(reason: str) -> str | None:
     ("die 1 unreadable: motion blur", "動いていてぶれている"),
     ("die 2 unreadable: the pips read 4, the net gives it p 0.39: a die partly covered or misread", "一部が隠れている"),
     ("die 1 unreadable: a 2 or 3 on an oblong body: maybe a side face at a slant", "側面が見えている"),
+    ("die 1 unreadable: the pips read 5, the net 6", "読み取りが食い違う"),  # not "pips unreadable"
+    ("die 2 unreadable: the pips read 3 where the net sees no die's top face (p 0.81)", "サイコロの上面が見えない"),
+    ("die 1 unreadable: cocked: the net sees a leaning die (p 0.44)", "サイコロが傾いている"),
     ("die 1 unreadable: pips off the d6 grid", "目の並びが読めない"),
     ("die 1 unreadable: a mark on the face that is not a pip", "目の並びが読めない"),
     ("found 3 dice, expected 2", "個数が違う"),
