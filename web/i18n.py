@@ -491,17 +491,17 @@ REFEREE_FIELDS_JA: Final[dict[str, str]] = {
 }
 
 
-# The camera's status in Japanese, by its kind (hardware/service.py CameraStatus.kind): {source} the camera,
-# {reader} the dice reader, {detail} the cause in the software's own words. English pages show the service's
-# message as it is.
+# The camera's status in Japanese, by its kind (hardware/service.py CameraStatus.kind), after the camera's name
+# (common.js cameraText): {reader} the dice reader, {detail} the cause in the software's own words. English
+# pages show the service's message as it is.
 CAMERA_JA: Final[dict[str, str]] = {
     "none": "カメラなし：出目は記録係が入力します",
-    "reading": "{source}を読み取り中（読み取り器：{reader}）",
-    "cant_open": "カメラ {source} を開けません（{detail}）。再試行中です。その間は出目を手で入力してください",
-    "lost": "カメラ {source} が切れました（{detail}）。再試行中です。その間は出目を手で入力してください",
-    "back": "カメラ {source} が復帰しました",
-    "failed": "カメラ {source} の不具合（{detail}）",
-    "ended": "カメラ {source} の映像が終わりました。出目を手で入力してください",
+    "reading": "読み取り中（読み取り器：{reader}）",
+    "cant_open": "開けません（{detail}）。再試行中です。その間は出目を手で入力してください",
+    "lost": "切れました（{detail}）。再試行中です。その間は出目を手で入力してください",
+    "back": "復帰しました",
+    "failed": "不具合（{detail}）",
+    "ended": "映像が終わりました。出目を手で入力してください",
     "misfit": "カメラを読めません：{detail}。記録係コンソールで盤の四隅をクリックしてください",
     "not_recorded": "投げを記録できませんでした（{detail}）",
     "no_reader": "読み取り器を用意できません（{detail}）",

@@ -101,7 +101,7 @@ def test_hall_shows_64_tables_on_one_1080p_screen(browser: Any, hall64: TableReg
         assert page.locator(".hall-card[data-table='t01']").get_attribute("href") == "/tables/t01?lang=ja"
         # The camera's status in the page's language, its cause as the software gave it (web/i18n.py CAMERA_JA).
         title = page.locator(".hall-card[data-table='t05'] .cam").get_attribute("title")
-        assert "カメラ webcam:0 が切れました（no device）" in title and "retrying" not in title, title
+        assert "カメラ: webcam:0 — 切れました（no device）" in title and "retrying" not in title, title
         page.click(".hall-card[data-table='t01']")
         page.wait_for_url("**/tables/t01?lang=ja")
         assert page.get_attribute("html", "lang") == "ja"
