@@ -71,8 +71,10 @@ def money_reason(reason: str) -> tuple[str, dict[str, str]] | None:
 def _named(field: str, value: str) -> str:
     if field == "card":
         return _card(value)
-    if field in ("deed", "where"):
-        return _deed(value) if value in DEEDS else value.replace("_", " ") if value in GROUPS else value
+    if field in ("deed", "where") and value in DEEDS:
+        return _deed(value)
+    if field == "where" and value in GROUPS:
+        return value.replace("_", " ")  # a colour group: "dark blue"
     return value
 
 
@@ -83,7 +85,7 @@ def _jailed(reason: str) -> str:
 
 
 # The fields a referee may set (engine/game.py _validate_referee), in words; the web's Japanese in web/i18n.py
-# REFEREE_FIELDS.
+# REFEREE_FIELDS_JA.
 _FIELDS: Final = {"cash": "cash", "position": "square", "in_jail": "in jail", "jail_turns": "turns in jail",
                   "jail_cards": "Get Out of Jail Free cards", "owner": "owner", "mortgaged": "mortgaged",
                   "houses": "houses", "hotel": "hotel"}

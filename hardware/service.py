@@ -220,7 +220,7 @@ class CameraStatus:
     source: str = "none"
     ok: bool = False
     message: str = "no camera: rolls are entered by the clerk"
-    # What the message says, for the pages to say it in their reader's language (web/i18n.py CAMERA): none,
+    # What the message says, for the pages to say it in their reader's language (web/i18n.py CAMERA_JA): none,
     # reading, cant_open, lost, back, failed, ended, misfit, not_recorded, no_reader; `detail`: the cause as
     # the software gave it (an exception's words, a calibration's shape), shown as it is.
     kind: str = "none"
