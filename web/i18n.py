@@ -342,6 +342,7 @@ UI: Final[dict[str, dict[str, str]]] = {
     "gives": {"en": "gives", "ja": "渡す"},
     "gets": {"en": "gets", "ja": "受け取る"},
     "jail_cards": {"en": "jail cards", "ja": "釈放カード"},
+    "nothing": {"en": "nothing", "ja": "なし"},
     "check": {"en": "Check (JMA)", "ja": "確認（JMA）"},
     "propose": {"en": "Record trade", "ja": "交渉を記録"},
     "check_ok": {"en": "Allowed", "ja": "可"},
@@ -439,7 +440,9 @@ EVENTS: Final[dict[str, dict[str, str]]] = {
     "game_ended": {"en": "Game over: {ranking}", "ja": "ゲーム終了：{ranking}"},
     "referee": {"en": "Referee set {changes}", "ja": "審判が設定：{changes}"},
     "undone": {"en": "Last command undone", "ja": "直前の操作を取り消し"},
-    "traded": {"en": "Trade: {giver} and {receiver}", "ja": "交渉成立：{giver}と{receiver}"},
+    # M.TRADE.6: a trade is announced to everyone, what each side gave included.
+    "traded": {"en": "Trade: {giver} gives {give}, {receiver} gives {get}",
+               "ja": "交渉成立：{giver} → {receiver}：{give}／{receiver} → {giver}：{get}"},
     "build_declared": {"en": "{player} declares {count} on {deed}", "ja": "{player}が{deed}に{count}軒を宣言"},
     "end_signalled": {"en": "End signal: the last turn is {last_turn}", "ja": "終了合図：最終ターンは{last_turn}"},
 }

@@ -295,10 +295,13 @@ def test_language_switch_and_japanese_rule_message(browser: Any, server: LiveSer
     # Money in the log in the page's language, the deed by its Japanese name (engine/describe.py MONEY_REASONS).
     service.submit({"type": "roll", "dice": [2, 3]})  # Reading Railroad
     service.submit({"type": "buy"})
+    service.submit({"type": "trade", "from": "Ann", "to": "Bob", "give": {"deeds": ["reading_railroad"]},
+                    "get": {"cash": 250}})
     wait_seq(dash, "dashboard", service.seq)
     log = dash.inner_text("#log")
     assert "リーディング鉄道を購入" in log and "bought" not in log and "reading_railroad" not in log, log
     assert "ボードウォークの所有者=Bob" in log and "deeds." not in log, log  # the referee's changes too
+    assert "交渉成立：Ann → Bob：リーディング鉄道／Bob → Ann：$250" in log, log  # what was traded (M.TRADE.6)
     # ... and the camera's status (web/i18n.py CAMERA_JA): this table has none, and says rolls are typed.
     roll_box = dash.inner_text("#roll")
     assert "カメラなし：出目は記録係が入力します" in roll_box and "entered by the clerk" not in roll_box, roll_box

@@ -320,3 +320,27 @@ def test_a_refusals_reason_shows_its_own_gist_in_japanese(reason: str, gist: str
     """The reader's and watcher's reasons (vision/reader.py _verdict and the problems it quotes) each get the
     gist that says why, not just "unreadable": the specific keys come first."""
     assert _gist_ja(reason) == gist
+
+
+def test_a_pages_scripts_do_not_declare_the_same_name_twice() -> None:
+    """A page loads common.js (base.html), then its own scripts: a function declared again in a later one replaces
+    the earlier one on that page, and the earlier one's callers get the wrong one (the console's trade builder
+    once took over the log's wording of a trade)."""
+    import itertools
+    import re
+    from pathlib import Path
+
+    web = Path(__file__).resolve().parents[2] / "web"
+    declared = re.compile(r"^(?:async\s+)?function\s+(\w+)|^(?:const|let|var)\s+(\w+)", re.M)
+    loaded = re.compile(r"filename='(\w+\.js)'")
+
+    def names(script: str) -> set[str]:
+        return {a or b for a, b in declared.findall((web / "static" / script).read_text(encoding="utf-8"))}
+
+    pages = 0
+    for template in sorted((web / "templates").glob("*.html")):
+        scripts = ["common.js", *[s for s in loaded.findall(template.read_text(encoding="utf-8")) if s != "common.js"]]
+        pages += len(scripts) > 1
+        for a, b in itertools.combinations(scripts, 2):
+            assert not names(a) & names(b), f"{template.name}: {a} and {b} both declare {sorted(names(a) & names(b))}"
+    assert pages >= 4  # the hall, dashboard, console and overlay each load scripts of their own

@@ -124,6 +124,14 @@ function refereeText(path, value) {
   return `${top === "deeds" ? deedName(whose) : whose}の${words[field]}=${shown}`;
 }
 
+/* One side of a trade (M.TRADE.6): cash, deeds and jail cards, named in the page's language. */
+function tradeGiven(side) {
+  const parts = side && side.cash ? [money(side.cash)] : [];
+  for (const d of (side && side.deeds) || []) parts.push(deedName(d));
+  for (const c of (side && side.jail_cards) || []) parts.push(cardName(c));
+  return parts.join(I18N.lang === "ja" ? "、" : ", ") || t("nothing");
+}
+
 /* ---- the event log in words ---- */
 
 function cardName(key) {
@@ -160,6 +168,7 @@ function eventText(row) {
     case "game_ended": f.ranking = (p.ranking || []).map((n, i) => `${i + 1}. ${n}`).join(", "); break;
     case "referee": f.changes = Object.entries(p.changes || {}).map(([k, v]) => refereeText(k, v)).join(I18N.lang === "ja" ? "、" : ", "); break;
     case "build_declared": f.deed = deedName(p.deed); break;
+    case "traded": f.give = tradeGiven(p.give); f.get = tradeGiven(p.get); break;
     default: break;
   }
   return fill(tpl, f);

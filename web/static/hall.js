@@ -87,7 +87,7 @@ async function poll() {
   } catch (e) { console.error(e); }
 }
 
-function follow() {
+function followHall() {
   const source = new EventSource("/api/hall/stream");
   source.addEventListener("hall", (e) => {
     const msg = JSON.parse(e.data);
@@ -114,4 +114,4 @@ if (soundButton) soundButton.addEventListener("click", () => { soundOn(); soundB
 tick();
 setInterval(tick, 1000);
 setInterval(redrawClocks, 250);
-follow();
+followHall();
