@@ -344,3 +344,14 @@ def test_a_pages_scripts_do_not_declare_the_same_name_twice() -> None:
         for a, b in itertools.combinations(scripts, 2):
             assert not names(a) & names(b), f"{template.name}: {a} and {b} both declare {sorted(names(a) & names(b))}"
     assert pages >= 4  # the hall, dashboard, console and overlay each load scripts of their own
+
+
+def test_every_way_into_and_out_of_jail_has_words() -> None:
+    """The log says why a player went to jail or left it (web/static/common.js eventText), in both languages."""
+    from engine import events as ev
+    from engine.describe import describe
+
+    for why in ("go_to_jail_square", "third_doubles"):  # engine/landing.py, engine/turns.py; a card says its name
+        assert i18n.UI[f"jail_{why}"]["ja"] and describe(ev.SentToJail(player="A", reason=why))
+    for how in ("doubles", "fine", "card", "third_roll"):  # engine/turns.py LeftJail
+        assert i18n.UI[f"jail_{how}"]["ja"] and i18n.UI[f"jail_{how}"]["en"]

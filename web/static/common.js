@@ -169,6 +169,8 @@ function eventText(row) {
     case "referee": f.changes = Object.entries(p.changes || {}).map(([k, v]) => refereeText(k, v)).join(I18N.lang === "ja" ? "、" : ", "); break;
     case "build_declared": f.deed = deedName(p.deed); break;
     case "traded": f.give = tradeGiven(p.give); f.get = tradeGiven(p.get); break;
+    case "sent_to_jail": f.why = (p.reason || "").startsWith("card ") ? cardName(p.reason.slice(5)) : t(`jail_${p.reason}`); break;
+    case "left_jail": f.why = t(`jail_${p.how}`); break;
     default: break;
   }
   return fill(tpl, f);
