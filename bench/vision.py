@@ -87,7 +87,10 @@ ms (1.85x / 1.07x); 160/160 right either way. On this CPU the product path's mea
 AVX-512 VNNI: the same reads (99.88% of 1,650, coverage 91.67%, 154 photos ok and right, none wrong); photos
 43.4 / 31.1 ms against the peer's 17.1 / 12.4 ms (0.39x / 0.40x); where changed median / mean 5.8 / 7.3 ms against
 16.1 / 16.1 ms (2.78x / 2.22x), by kind 5.6 / 6.0 / 7.2 / 10.3 ms on the mean; whole 6.8 / 12.9 ms (2.37x /
-1.25x); 160/160 right either way, no wrong ok.
+1.25x); 160/160 right either way, no wrong ok. The session after (same CPU, the reader unchanged, 1m22s): the
+same reads; photos 40.7 / 29.7 ms against 16.8 / 12.0 ms (0.41x / 0.41x); where changed 5.5 / 7.0 ms against
+16.0 / 16.0 ms (2.92x / 2.30x), by kind 5.3 / 5.8 / 6.7 / 10.1 ms on the mean; whole 6.6 / 12.6 ms (2.43x /
+1.27x); 160/160 right either way, no wrong ok.
 
 --sim-scale K takes the simulated camera's frames resized by K (both frames of a throw, INTER_AREA): a camera
 with smaller dice seeing the same table, its calibration scaled with the frame. At 0.62 (397x298, dice of 19
