@@ -343,6 +343,9 @@ UI: Final[dict[str, dict[str, str]]] = {
     "gets": {"en": "gets", "ja": "受け取る"},
     "jail_cards": {"en": "jail cards", "ja": "釈放カード"},
     "nothing": {"en": "nothing", "ja": "なし"},
+    "login_again": {"en": "Not logged in as this table's clerk (any more): reload the page and enter the PIN.",
+                    "ja": "このテーブルの記録係としてログインしていません（ログインが切れました）。"
+                          "ページを再読み込みしてPINを入力してください。"},
     # Why a player went to jail or left it (engine/tx.py send_to_jail, engine/turns.py LeftJail.how; M.JAIL.*).
     "jail_go_to_jail_square": {"en": "Go To Jail square", "ja": "「刑務所へ行く」のマス"},
     "jail_third_doubles": {"en": "third doubles", "ja": "3回連続のゾロ目"},

@@ -319,6 +319,15 @@ def test_language_switch_and_japanese_rule_message(browser: Any, server: LiveSer
     clerk.wait_for_selector('#result[data-ok="0"]')
     text = clerk.inner_text("#result")
     assert "M.BUILD.2" in text and "均等建築ルール" in text
+    # The login ends (its cookie gone): a click is refused with what to do, in the page's language; nothing applied.
+    cookies = clerk.context.cookies()
+    clerk.context.clear_cookies()
+    seq = service.seq
+    clerk.evaluate("document.getElementById('result').dataset.ok = ''")
+    clerk.click("#end-turn-btn")
+    clerk.wait_for_selector('#result[data-ok="0"]')
+    assert "ページを再読み込みしてPINを入力してください" in clerk.inner_text("#result") and service.seq == seq
+    clerk.context.add_cookies(cookies)
     for size in SIZES:
         w, h = SIZES[size]
         for page, name in ((dash, "dashboard"), (clerk, "clerk")):

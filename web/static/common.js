@@ -210,6 +210,9 @@ async function postJSON(url, body) {
   });
   let data = null;
   try { data = await r.json(); } catch (e) { data = { error: String(r.status), message: r.statusText }; }
+  // Not (or no longer) this table's clerk: a login that ended, or one for another table. Said in the page's
+  // language with what to do, not the API's English meant for scripts.
+  if (r.status === 401 || r.status === 403) data = Object.assign({}, data, { rule: null, message: t("login_again") });
   return { ok: r.ok, status: r.status, data };
 }
 
