@@ -300,12 +300,17 @@ def test_language_switch_and_japanese_rule_message(browser: Any, server: LiveSer
     service.submit({"type": "end_turn"})
     service.submit({"type": "referee_set", "changes": {"players.Bob.position": 27}})
     service.submit({"type": "roll", "dice": [1, 2]})  # Go To Jail (M.JAIL.1)
+    service.record_throw(verdict="reroll", reason="die 2 off the board",
+                         dice=[{"value": 3, "on_board": True}, {"value": 5, "on_board": False}])
     wait_seq(dash, "dashboard", service.seq)
     log = dash.inner_text("#log")
     assert "リーディング鉄道を購入" in log and "bought" not in log and "reading_railroad" not in log, log
     assert "ボードウォークの所有者=Bob" in log and "deeds." not in log, log  # the referee's changes too
     assert "交渉成立：Ann → Bob：リーディング鉄道／Bob → Ann：$250" in log, log  # what was traded (M.TRADE.6)
     assert "Bobは刑務所へ（「刑務所へ行く」のマス）" in log and "Bobの位置=ベントノー・アベニュー" in log, log
+    # A voided throw: the gist in Japanese, the reader's detail after it without the verdict said again.
+    assert "無効な投げ（盤外 (die 2 off the board)）" in log and "reroll:" not in log, log
+    assert "盤外 (die 2 off the board)" in dash.inner_text("#verdict")
     # ... and the camera's status (web/i18n.py CAMERA_JA): this table has none, and says rolls are typed.
     roll_box = dash.inner_text("#roll")
     assert "カメラなし：出目は記録係が入力します" in roll_box and "entered by the clerk" not in roll_box, roll_box

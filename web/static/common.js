@@ -78,7 +78,9 @@ function ruleMessage(err) {
 
 function reasonText(reason) {
   if (!reason) return "";
-  for (const [en, ja] of Object.entries(I18N.reasons)) if (reason.includes(en)) return `${ja} (${reason})`;
+  // The verdict the gist already says ("reroll: " of a voided throw's reason) is not repeated in the detail.
+  const detail = reason.replace(/^(reroll|unreadable): /, "");
+  for (const [en, ja] of Object.entries(I18N.reasons)) if (reason.includes(en)) return `${ja} (${detail})`;
   return reason;
 }
 
