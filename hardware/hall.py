@@ -52,7 +52,9 @@ def hall_row(state: dict[str, Any], *, table_id: str, name: str) -> dict[str, An
     if camera.get("source", "none") not in ("none", "") and camera.get("ok") is False:
         # A camera whose calibration is for another shape of frame is there but reads nothing: the referee
         # sends someone to click the corners, not to look for a cable.
-        alerts.append("camera_not_read" if str(camera.get("message", "")).startswith(MISFIT) else "camera_lost")
+        # (`kind` from this build's units; the message's start from a unit of a build before it.)
+        misfit = camera.get("kind") == "misfit" or str(camera.get("message", "")).startswith(MISFIT)
+        alerts.append("camera_not_read" if misfit else "camera_lost")
     if table.get("offline"):
         alerts.append("unit_offline")
     return {

@@ -112,3 +112,6 @@ def test_a_camera_that_is_there_but_not_read_is_told_from_a_lost_one() -> None:
     assert alerts({"source": "picamera:0", "ok": False,
                    "message": f"{MISFIT}: the calibration is for 1280x720 frames"}) == ["camera_not_read"]
     assert alerts({"source": "none", "ok": False, "message": "no camera"}) == []
+    # told by its kind (hardware/service.py CameraStatus), whatever the message's words
+    assert alerts({"source": "picamera:0", "ok": False, "message": "…", "kind": "misfit"}) == ["camera_not_read"]
+    assert alerts({"source": "picamera:0", "ok": False, "message": "…", "kind": "lost"}) == ["camera_lost"]
