@@ -77,16 +77,27 @@ def test_refusals_carry_rule_ids(client: FlaskClient) -> None:
 
     text = client.get("/events/cup/results.csv")
     assert text.mimetype == "text/csv" and "attachment" in text.headers["Content-Disposition"]
-    rows = list(csv.DictReader(io.StringIO(text.get_data(as_text=True))))
+    rows = list(csv.DictReader(io.StringIO(text.data.decode("utf-8-sig"))))
     assert len(rows) == 7
     by = {row["player"]: row for row in rows}
     assert (by[x]["score"], by[x]["raw"], by[x]["ended_by"]) == ("10", "13", "win")
     assert (by[p]["score"], by[p]["raw"], by[p]["ended_by"], by[p]["win"]) == ("9", "10", "time", "0")
-    standings = list(csv.DictReader(io.StringIO(client.get("/events/cup/standings.csv").get_data(as_text=True))))
+    standings = list(csv.DictReader(io.StringIO(client.get("/events/cup/standings.csv").data.decode("utf-8-sig"))))
     assert standings[0]["player"] == x and standings[0]["wins"] == "1"
     # p and s level on 9 by time share place 1 at their table, and rank 2 here (3 points, no win, score 9)
     assert [(row["rank"], row["points"]) for row in standings][:4] == [("1", "3"), ("2", "3"), ("2", "3"), ("4", "2")]
     assert {standings[1]["player"], standings[2]["player"]} == {p, s}
+
+
+def test_csv_downloads_open_in_excel_with_japanese_names(client: FlaskClient) -> None:
+    """Excel on a Japanese Windows reads a CSV without a byte-order mark as Shift_JIS: the downloads carry one."""
+    assert create(client, name="Haru", game="catan", players="太郎,花子,次郎").status_code == 201
+    for name in ("standings", "results"):
+        r = client.get(f"/events/haru/{name}.csv")
+        assert r.status_code == 200 and r.headers["Content-Type"] == "text/csv; charset=utf-8"
+        assert r.data.startswith(b"\xef\xbb\xbf") and not r.data[3:].startswith(b"\xef\xbb\xbf")
+    rows = list(csv.DictReader(io.StringIO(client.get("/events/haru/standings.csv").data.decode("utf-8-sig"))))
+    assert {row["player"] for row in rows} == {"太郎", "花子", "次郎"} and "player" in rows[0]
 
 
 def test_a_name_two_events_share_asks_for_the_id(client: FlaskClient) -> None:
