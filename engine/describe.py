@@ -56,12 +56,13 @@ MONEY_REASONS: Final[tuple[tuple[str, str, str], ...]] = (
     ("bankruptcy", r"bankruptcy", "bankruptcy"),
     ("rescue_void", r"rescue void", "a failed rescue's deals undone"),
 )
-_MONEY: Final = tuple((key, re.compile(pattern), words) for key, pattern, words in MONEY_REASONS)
+_MONEY: Final = tuple((key, re.compile(pattern)) for key, pattern, _ in MONEY_REASONS)
+_MONEY_WORDS: Final = {key: words for key, _, words in MONEY_REASONS}
 
 
 def money_reason(reason: str) -> tuple[str, dict[str, str]] | None:
     """The kind of a money reason and its named parts (`("bought", {"deed": "park_place"})`); None if unknown."""
-    for key, pattern, _ in _MONEY:
+    for key, pattern in _MONEY:
         m = pattern.fullmatch(reason)
         if m:
             return key, {k: v for k, v in m.groupdict().items() if v is not None}
@@ -119,8 +120,8 @@ def _money(reason: str) -> str:
     found = money_reason(reason)
     if found is None:
         return reason
-    words = next(w for k, _, w in _MONEY if k == found[0])
-    return words.format(**{k: _named(k, v) for k, v in found[1].items()})
+    key, parts = found
+    return _MONEY_WORDS[key].format(**{k: _named(k, v) for k, v in parts.items()})
 
 
 def _who(name: str | None) -> str:

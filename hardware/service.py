@@ -215,6 +215,20 @@ def throw_command(verdict: str, reason: str, values: Sequence[Any]) -> tuple[dic
 # ---- the service ----------------------------------------------------------------------------------------
 
 
+# The camera status's words by kind (CameraStatus.kind), in English; the pages word the kinds in Japanese
+# (web/i18n.py CAMERA_JA). {source}: the camera, {reader}: the dice reader, {detail}: the cause as the software
+# gave it. "lost" and "back" take the words of the source that reports them (sources.RetryingSource).
+CAMERA_WORDS: dict[str, str] = {
+    "reading": "reading {source} ({reader} reader)",
+    "cant_open": "camera {source} can't be opened: {detail}; retrying, enter rolls by hand meanwhile",
+    "failed": "camera {source} failed: {detail}",
+    "ended": "camera {source}: end of stream; enter rolls by hand",
+    "misfit": MISFIT + ": {detail}, or click the board's corners in the clerk's console",
+    "not_recorded": "throw not recorded: {detail}",
+    "no_reader": "{detail}",
+}
+
+
 @dataclass
 class CameraStatus:
     source: str = "none"
@@ -734,7 +748,10 @@ class TableService:
         """End every open stream of this table now (a server shutting down); the table keeps running."""
         self._subs.close_all()
 
-    def _set_camera(self, ok: bool, message: str, kind: str, detail: str = "") -> None:
+    def _set_camera(self, ok: bool, kind: str, detail: str = "", message: str | None = None) -> None:
+        """The camera's status: `kind` (CAMERA_WORDS) and its cause; `message` where the source words it."""
+        if message is None:
+            message = CAMERA_WORDS[kind].format(source=self.source.name, reader=self.reader, detail=detail)
         if self._camera.ok != ok or self._camera.message != message:
             self._camera.ok, self._camera.message = ok, message
             self._camera.kind, self._camera.detail = kind, detail
@@ -859,7 +876,7 @@ class TableService:
         try:
             reader = self._make_reader()
         except ServiceError as exc:
-            self._set_camera(False, one_line(exc), "no_reader", one_line(exc))
+            self._set_camera(False, "no_reader", one_line(exc))
             return
         watcher = RollWatcher(reader=reader, calibration=self.calibration,
                               config=self.watcher_config or WatcherConfig(),
@@ -870,7 +887,7 @@ class TableService:
             if ok:
                 watcher.reset()  # the scene before the loss is no reference for what the camera sees now
             lost_since[0] = not ok
-            self._set_camera(ok, message, "back" if ok else "lost", "" if ok else source.lost or "")
+            self._set_camera(ok, "back" if ok else "lost", "" if ok else source.lost or "", message)
 
         source = RetryingSource(self.source, on_status=on_status, retry_s=1.0)
         while not self._stop.is_set():  # a camera missing at start-up is retried like a lost one
@@ -878,26 +895,24 @@ class TableService:
                 source.open()
                 break
             except SourceError as exc:
-                self._set_camera(False, f"camera {self.source.name} can't be opened: {one_line(exc)}; "
-                                        "retrying, enter rolls by hand meanwhile", "cant_open", one_line(exc))
+                self._set_camera(False, "cant_open", one_line(exc))
                 self._stop.wait(1.0)
         if self._stop.is_set():
             return
-        self._set_camera(True, f"reading {self.source.name} ({self.reader} reader)", "reading")
+        self._set_camera(True, "reading")
         misfit_shown = False  # the status says the calibration is for another shape of frame
         while not self._stop.is_set():
             try:
                 frame = source.read_nowait()
             except Exception as exc:  # a source bug must not take the table down
-                self._set_camera(False, f"camera {self.source.name} failed: {one_line(exc)}", "failed",
-                                 one_line(exc))
+                self._set_camera(False, "failed", one_line(exc))
                 self._stop.wait(1.0)
                 continue
             if frame is None:
                 if source.lost is not None:
                     self._stop.wait(0.05)
                     continue
-                self._set_camera(False, f"camera {self.source.name}: end of stream; enter rolls by hand", "ended")
+                self._set_camera(False, "ended")
                 return
             self._frame = frame
             self._camera.frames += 1
@@ -911,13 +926,12 @@ class TableService:
             if misfit:
                 # Nothing is read with a calibration for another shape of frame; the preview stays, for the
                 # clerk to click the board's corners on.
-                self._set_camera(False, f"{MISFIT}: {misfit}, or click the board's corners in the clerk's console",
-                                 "misfit", misfit)
+                self._set_camera(False, "misfit", misfit)
                 misfit_shown = True
                 continue
             if misfit_shown:
                 misfit_shown = False
-                self._set_camera(True, f"reading {self.source.name} ({self.reader} reader)", "reading")
+                self._set_camera(True, "reading")
             try:
                 event = watcher.feed(frame)
                 if event is not None:
@@ -925,7 +939,7 @@ class TableService:
                     self._on_roll_event(event)
             except Exception as exc:  # e.g. the database is away: report, keep watching
                 self._log(f"table {self.id}: throw not recorded: {one_line(exc)}")
-                self._set_camera(True, f"throw not recorded: {one_line(exc)}", "not_recorded", one_line(exc))
+                self._set_camera(True, "not_recorded", one_line(exc))
 
     def _settle_calibration(self) -> None:
         """The calibration given at start-up against the table's stored ones: one stored after the given one

@@ -500,7 +500,7 @@ def money_bundle(lang: str) -> dict[str, Any]:
 REFEREE_FIELDS_JA: Final[dict[str, str]] = {
     "cash": "現金", "position": "位置", "in_jail": "刑務所に", "jail_turns": "刑務所でのターン数",
     "jail_cards": "釈放カード", "owner": "所有者", "mortgaged": "抵当", "houses": "家", "hotel": "ホテル",
-    "turn": "手番", "yes": "はい", "no": "いいえ", "none": "なし",
+    "turn": "手番", "yes": "はい", "no": "いいえ",
 }
 
 

@@ -48,8 +48,8 @@ def hall64(tmp_path: Path) -> Iterator[TableRegistry]:
     reg.get("t03").clock_command({"type": "pause"})  # referee called
     cam = reg.get("t05")
     cam._camera.source = "webcam:0"
-    cam._set_camera(False, "camera webcam:0 lost: no device; retrying, enter rolls by hand meanwhile", "lost",
-                    "no device")
+    cam._set_camera(False, "lost", "no device",
+                    "camera webcam:0 lost: no device; retrying, enter rolls by hand meanwhile")
     time.sleep(0.7)
     assert reg.get("t07").tick() is not None  # 0.6 s Monopoly game: time up, end signal given
     yield reg

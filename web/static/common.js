@@ -121,7 +121,7 @@ function refereeText(path, value) {
   if (field === "cash") shown = money(value);
   else if (field === "position") shown = squareName(value);
   else if (field === "owner") shown = who(value);
-  else if (field === "jail_cards") shown = (value || []).map(cardName).join("、") || words.none;
+  else if (field === "jail_cards") shown = (value || []).map(cardName).join("、") || t("nothing");
   else if (typeof value === "boolean") shown = value ? words.yes : words.no;
   return `${top === "deeds" ? deedName(whose) : whose}の${words[field]}=${shown}`;
 }
