@@ -4,8 +4,10 @@ product's model on all of them.
 Usage (PyTorch is needed here only, not by the product; `make model` installs it in .venv-train and runs this):
     .venv-train/bin/python -m training.train [--models all 0 1 2 3 4] [--epochs 30] [--out vision/models]
 Other recipes (none shipped; docs/vision.md, "Tried and not kept"): `--family NAME` names the files,
-`--tilted SHARE` draws that share of the synthetic leaning dice as training/synth.py's tilted kind, `--device
-cuda` steps on a GPU; training/gpu.sh trains a family's six models at once on a GPU machine.
+`--tilted SHARE` draws that share of the synthetic leaning dice as training/synth.py's tilted kind, `--camera
+SHARE` gives the real crops other cameras' looks, `--dark-repeats N` draws the dark dice more often, `--chunks`
+renders the synthetic crops in parallel, `--device cuda` steps on a GPU; training/gpu.sh trains a family's six
+models at once on a GPU machine, and `--score-only` scores them here afterwards (held out, simulated camera).
 
 Fold k's model trains on the crops of the other four folds (training/data.py), so the photos of fold k are
 unseen by it; after training it is scored on them. Every model is also scored on crops of the simulated
@@ -64,7 +66,27 @@ def make_net(width: int = 16) -> nn.Sequential:
     )
 
 
-def augment(crop: U8, rng: np.random.Generator) -> F32:
+def _camera(out: U8, rng: np.random.Generator, share: float) -> U8:
+    """Another camera's look, each with probability `share`: fewer pixels on the die (shrunk to 0.5-0.95 and
+    enlarged back), another white balance, another tone curve, JPEG. None of these draws is made at share 0,
+    so the dice net's recipe (no camera looks) gives the same crops as before the option existed."""
+    if rng.random() < share:
+        k = rng.uniform(0.5, 0.95)
+        small = cv2.resize(out, (round(INPUT * k), round(INPUT * k)), interpolation=cv2.INTER_AREA)
+        out = cv2.resize(small, (INPUT, INPUT), interpolation=cv2.INTER_CUBIC if rng.random() < 0.5
+                         else cv2.INTER_LINEAR)
+    if rng.random() < share:
+        out = np.clip(out.astype(np.float32) * rng.uniform(0.8, 1.25, 3).astype(np.float32), 0, 255).astype(np.uint8)
+    if rng.random() < share:
+        lut = np.clip(255.0 * (np.arange(256) / 255.0) ** rng.uniform(0.6, 1.7), 0, 255).astype(np.uint8)
+        out = np.asarray(cv2.LUT(out, lut), np.uint8)
+    if rng.random() < share:
+        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 91))])
+        out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+    return out
+
+
+def augment(crop: U8, rng: np.random.Generator, camera: float = 0.0) -> F32:
     s = crop.shape[0]
     angle, scale = rng.uniform(0, 360), rng.uniform(0.85, 1.18)
     dx, dy = rng.normal(0, 0.06 * s / STORE_WINDOW, 2)
@@ -78,6 +100,8 @@ def augment(crop: U8, rng: np.random.Generator) -> F32:
         hsv = cv2.cvtColor(out, cv2.COLOR_BGR2HSV)
         hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + int(rng.integers(0, 180))) % 180).astype(np.uint8)
         out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    if camera:
+        out = _camera(out, rng, camera)
     x = out.astype(np.float32)
     if rng.random() < 0.2:
         x = 255.0 - x
@@ -89,16 +113,24 @@ def augment(crop: U8, rng: np.random.Generator) -> F32:
 
 
 def train(real: Crops, real_ids: NDArray[np.int64], synth: Crops, epochs: int, seed: int, width: int,
-          repeats: int = 3, synth_per_epoch: int = 4000, batch: int = 64, device: str = "cpu") -> nn.Sequential:
-    """Each epoch: every real training crop `repeats` times (differently augmented) and `synth_per_epoch`
-    synthetic crops drawn afresh. `device`: where torch computes ("cuda" on a GPU machine); the augmentation
-    stays on the CPU, in the same order, so the batches are the same either way."""
+          repeats: int = 3, synth_per_epoch: int = 4000, batch: int = 64, device: str = "cpu",
+          camera: float = 0.0, dark_repeats: int = 0) -> nn.Sequential:
+    """Each epoch: every real training crop `repeats` times (differently augmented), the dark dice's
+    `dark_repeats` times where that is more, and `synth_per_epoch` synthetic crops drawn afresh. `camera`:
+    the share of the real crops given each of another camera's looks (_camera). `device`: where torch computes
+    ("cuda" on a GPU machine); the augmentation stays on the CPU, in the same order, so the batches are the
+    same either way. With `camera` 0 and `dark_repeats` 0 or 3 the batches are the dice net's recipe's."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     net = make_net(width).to(device)
+    dark = real_ids[real.colour[real_ids] == "dark"]
+    real_ids = np.concatenate([np.tile(real_ids, repeats), np.tile(dark, max(0, dark_repeats - repeats))])
+    # The synthetic crops have a random camera of their own (training/synth.py); only the real ones, all from
+    # one camera, are given other cameras' looks.
+    n_real = len(real.labels)
     images = np.concatenate([real.images, synth.images])
     labels = np.concatenate([real.labels, synth.labels])
-    per_epoch = (len(real_ids) * repeats + synth_per_epoch) // batch
+    per_epoch = (len(real_ids) + synth_per_epoch) // batch
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=epochs * per_epoch)
     loss_f = nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -106,11 +138,12 @@ def train(real: Crops, real_ids: NDArray[np.int64], synth: Crops, epochs: int, s
     for epoch in range(epochs):
         net.train()
         extra = len(real.labels) + rng.choice(len(synth.labels), synth_per_epoch, replace=False)
-        order = rng.permutation(np.concatenate([np.tile(real_ids, repeats), extra]))
+        order = rng.permutation(np.concatenate([real_ids, extra]))
         total = 0.0
         for b in range(per_epoch):
             ids = order[b * batch:(b + 1) * batch]
-            x = torch.from_numpy(to_input(np.stack([augment(images[i], rng) for i in ids]))).to(device)
+            batch_x = np.stack([augment(images[i], rng, camera if i < n_real else 0.0) for i in ids])
+            x = torch.from_numpy(to_input(batch_x)).to(device)
             loss = loss_f(net(x), torch.from_numpy(labels[ids]).to(device))
             opt.zero_grad()
             loss.backward()
@@ -126,11 +159,11 @@ def _render(job: tuple[int, int, float]) -> tuple[U8, NDArray[np.int64]]:
     return synth_crops(n, seed, N_CLASSES, tilted)
 
 
-def synth_set(n: int, seed: int, tilted: float, jobs: int) -> tuple[U8, NDArray[np.int64]]:
-    """The synthetic crops of a recipe. With `tilted` 0 (the dice net's recipe) one seeded sequence, as the
-    shipped models were trained on. Else SYNTH_CHUNKS sequences of n / SYNTH_CHUNKS crops, chunk j seeded
-    seed * 1000 + j, rendered by `jobs` processes: the same crops whatever `jobs` is."""
-    if not tilted:
+def synth_set(n: int, seed: int, tilted: float, jobs: int, chunks: bool = False) -> tuple[U8, NDArray[np.int64]]:
+    """The synthetic crops of a recipe. With `tilted` 0 and not `chunks` (the dice net's recipe) one seeded
+    sequence, as the shipped models were trained on. Else SYNTH_CHUNKS sequences of n / SYNTH_CHUNKS crops,
+    chunk j seeded seed * 1000 + j, rendered by `jobs` processes: the same crops whatever `jobs` is."""
+    if not tilted and not chunks:
         return synth_crops(n, seed, N_CLASSES)
     from multiprocessing import Pool
 
@@ -191,6 +224,30 @@ def export(net: nn.Sequential, path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def score(out: Path, family: str, names: list[str], sim_seeds: int, meta_path: Path, seed: int) -> None:
+    """Score models already trained (their ONNX files in `out`, run by ONNX Runtime as the product runs them):
+    the held-out photos' figures and the simulated camera's, written into the figures beside them. What a GPU
+    machine's run (training/gpu.sh, which leaves the simulated camera out) is completed with here."""
+    from vision.dicenet import DiceNet
+
+    real = byler_crops(seed)
+    sim_x, sim_v, sim_k = sim_crops(sim_seeds)
+    meta: dict[str, object] = json.loads(meta_path.read_text())
+    models = dict(meta["models"])  # type: ignore[call-overload]
+    for name in names:
+        fold = None if name == "all" else int(name)
+        net = DiceNet(out / model_name(fold, family), "onnxruntime")
+        report = dict(models[name])
+        if fold is not None:
+            held = real.fold == fold
+            report["held_out"] = held_out_report(real.labels[held], net.probabilities(centred(real.images[held])))
+        report["simulated_camera"] = sim_report(sim_v, sim_k, net.probabilities(centred(sim_x)))
+        print(f"model {name}: {json.dumps(report)}", flush=True)
+        models[name] = report
+    meta.update({"simulated_camera_seeds": sim_seeds, "models": models})
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--models", nargs="*", default=["all", *map(str, range(FOLDS))],
@@ -205,19 +262,32 @@ def main() -> int:
     ap.add_argument("--family", default="dicenet", help="the models' file names: FAMILY.onnx, FAMILY-foldK.onnx")
     ap.add_argument("--tilted", type=float, default=0.0,
                     help="share of the synthetic leaning dice drawn tilted (training/synth.py); 0: the dice net's")
+    ap.add_argument("--camera", type=float, default=0.0,
+                    help="share of crops given each of another camera's looks (resolution, white balance, tone, JPEG)")
+    ap.add_argument("--dark-repeats", type=int, default=0,
+                    help="times each dark real die is drawn an epoch, where more than the others' 3")
+    ap.add_argument("--chunks", action="store_true",
+                    help="render the synthetic crops in seeded chunks by --jobs processes (else one sequence)")
     ap.add_argument("--device", default="cpu", help="torch device (cuda on a GPU machine)")
     ap.add_argument("--jobs", type=int, default=1, help="processes rendering the synthetic crops")
     ap.add_argument("--meta", type=Path, default=None, help="where the figures go (default OUT/FAMILY.json)")
     ap.add_argument("--render-only", action="store_true", help="render the synthetic crops to the cache and stop")
+    ap.add_argument("--score-only", action="store_true",
+                    help="train nothing: score the models in OUT (held out and on the simulated camera)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.score_only:
+        score(args.out, args.family, args.models, args.sim_seeds, args.meta or args.out / f"{args.family}.json",
+              args.seed)
+        return 0
     cache = Path(__file__).resolve().parent / ".cache"
     cache.mkdir(exist_ok=True)
     tilt = f"-tilted{args.tilted:g}" if args.tilted else ""
-    synth_file = cache / f"synth-{args.synth}-{N_CLASSES}-{args.seed}{tilt}.npz"
+    chunked = "-chunks" if args.chunks else ""
+    synth_file = cache / f"synth-{args.synth}-{N_CLASSES}-{args.seed}{tilt}{chunked}.npz"
     if not synth_file.is_file():
         print(f"rendering {args.synth} synthetic crops", flush=True)
-        images, labels = synth_set(args.synth, args.seed, args.tilted, args.jobs)
+        images, labels = synth_set(args.synth, args.seed, args.tilted, args.jobs, args.chunks)
         np.savez(synth_file, X=images, y=labels)
     if args.render_only:
         return 0
@@ -238,7 +308,8 @@ def main() -> int:
         train_ids = np.flatnonzero(real.fold != fold) if fold is not None else np.arange(len(real.labels))
         print(f"model {name}: training on {len(train_ids)} real crops", flush=True)
         net = train(real, train_ids, synth, args.epochs, args.seed + (fold if fold is not None else FOLDS),
-                    args.width, synth_per_epoch=args.synth_per_epoch, device=args.device)
+                    args.width, synth_per_epoch=args.synth_per_epoch, device=args.device, camera=args.camera,
+                    dark_repeats=args.dark_repeats)
         path = args.out / model_name(fold, args.family)
         report: dict[str, object] = {"file": path.name, "sha256": export(net, path)}
         if fold is not None:
@@ -255,7 +326,9 @@ def main() -> int:
                      "classes": ["none", 1, 2, 3, 4, 5, 6, "cocked"], "epochs": args.epochs, "seed": args.seed,
                      "width": args.width, "synthetic_crops": args.synth,
                      "synthetic_per_epoch": args.synth_per_epoch, "tilted": args.tilted,
-                     "simulated_camera_seeds": args.sim_seeds, "torch": torch.__version__, "models": models})
+                     "simulated_camera_seeds": args.sim_seeds, "camera": args.camera,
+                     "dark_repeats": args.dark_repeats, "chunks": args.chunks, "torch": torch.__version__,
+                     "models": models})
         meta.pop("folds", None)
         args.out.mkdir(parents=True, exist_ok=True)
         meta_path.write_text(json.dumps(meta, indent=1) + "\n")
