@@ -68,8 +68,8 @@ def make_net(width: int = 16) -> nn.Sequential:
 
 def _camera(out: U8, rng: np.random.Generator, share: float) -> U8:
     """Another camera's look, each with probability `share`: fewer pixels on the die (shrunk to 0.5-0.95 and
-    enlarged back), another white balance, another tone curve, JPEG. None of these draws is made at share 0,
-    so the dice net's recipe (no camera looks) gives the same crops as before the option existed."""
+    enlarged back), another white balance, another tone curve, JPEG. augment() calls it only for a share above
+    0, so the dice net's recipe (no camera looks) draws the same numbers, and the same crops, as before."""
     if rng.random() < share:
         k = rng.uniform(0.5, 0.95)
         small = cv2.resize(out, (round(INPUT * k), round(INPUT * k)), interpolation=cv2.INTER_AREA)
