@@ -40,6 +40,7 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.vision import camera_looks as looks
 from training.data import STORE, STORE_WINDOW, Crops, byler_crops, centred, sim_crops
 from training.synth import crops as synth_crops
 from vision.dicenet import COCKED, FOLDS, INPUT, N_CLASSES, WINDOW, model_name, to_input
@@ -75,14 +76,13 @@ def _camera(out: U8, rng: np.random.Generator, share: float) -> U8:
         small = cv2.resize(out, (round(INPUT * k), round(INPUT * k)), interpolation=cv2.INTER_AREA)
         out = cv2.resize(small, (INPUT, INPUT), interpolation=cv2.INTER_CUBIC if rng.random() < 0.5
                          else cv2.INTER_LINEAR)
+    # The same changes tests/vision/camera_looks.py puts on the photos, here at random strengths.
     if rng.random() < share:
-        out = np.clip(out.astype(np.float32) * rng.uniform(0.8, 1.25, 3).astype(np.float32), 0, 255).astype(np.uint8)
+        out = looks.gains(*(float(k) for k in rng.uniform(0.8, 1.25, 3)))(out)
     if rng.random() < share:
-        lut = np.clip(255.0 * (np.arange(256) / 255.0) ** rng.uniform(0.6, 1.7), 0, 255).astype(np.uint8)
-        out = np.asarray(cv2.LUT(out, lut), np.uint8)
+        out = looks.gamma(rng.uniform(0.6, 1.7))(out)
     if rng.random() < share:
-        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 91))])
-        out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+        out = looks.jpeg(int(rng.integers(30, 91)))(out)
     return out
 
 
@@ -124,13 +124,13 @@ def train(real: Crops, real_ids: NDArray[np.int64], synth: Crops, epochs: int, s
     torch.manual_seed(seed)
     net = make_net(width).to(device)
     dark = real_ids[real.colour[real_ids] == "dark"]
-    real_ids = np.concatenate([np.tile(real_ids, repeats), np.tile(dark, max(0, dark_repeats - repeats))])
+    drawn = np.concatenate([np.tile(real_ids, repeats), np.tile(dark, max(0, dark_repeats - repeats))])
     # The synthetic crops have a random camera of their own (training/synth.py); only the real ones, all from
     # one camera, are given other cameras' looks.
     n_real = len(real.labels)
     images = np.concatenate([real.images, synth.images])
     labels = np.concatenate([real.labels, synth.labels])
-    per_epoch = (len(real_ids) + synth_per_epoch) // batch
+    per_epoch = (len(drawn) + synth_per_epoch) // batch
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=epochs * per_epoch)
     loss_f = nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -138,7 +138,7 @@ def train(real: Crops, real_ids: NDArray[np.int64], synth: Crops, epochs: int, s
     for epoch in range(epochs):
         net.train()
         extra = len(real.labels) + rng.choice(len(synth.labels), synth_per_epoch, replace=False)
-        order = rng.permutation(np.concatenate([real_ids, extra]))
+        order = rng.permutation(np.concatenate([drawn, extra]))
         total = 0.0
         for b in range(per_epoch):
             ids = order[b * batch:(b + 1) * batch]

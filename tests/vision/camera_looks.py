@@ -19,17 +19,17 @@ from tests.vision import byler_data as byler
 U8 = NDArray[np.uint8]
 
 
-def _gains(b: float, g: float, r: float) -> Callable[[U8], U8]:
+def gains(b: float, g: float, r: float) -> Callable[[U8], U8]:
     k = np.array([b, g, r], np.float32)
     return lambda img: np.clip(img.astype(np.float32) * k, 0, 255).astype(np.uint8)
 
 
-def _gamma(gamma: float) -> Callable[[U8], U8]:
-    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+def gamma(power: float) -> Callable[[U8], U8]:
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** power, 0, 255).astype(np.uint8)
     return lambda img: np.asarray(cv2.LUT(img, lut), dtype=np.uint8)
 
 
-def _noise(sd: float) -> Callable[[U8], U8]:
+def noise(sd: float) -> Callable[[U8], U8]:
     def add(img: U8) -> U8:
         # Seeded by the photo's own pixels: the same noise for the same photo on every run.
         rng = np.random.default_rng(int(img[::37, ::41].sum()))
@@ -37,7 +37,7 @@ def _noise(sd: float) -> Callable[[U8], U8]:
     return add
 
 
-def _jpeg(quality: int) -> Callable[[U8], U8]:
+def jpeg(quality: int) -> Callable[[U8], U8]:
     def recode(img: U8) -> U8:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
         assert ok
@@ -45,20 +45,20 @@ def _jpeg(quality: int) -> Callable[[U8], U8]:
     return recode
 
 
-def _blur(sigma: float) -> Callable[[U8], U8]:
+def blur(sigma: float) -> Callable[[U8], U8]:
     return lambda img: np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), dtype=np.uint8)
 
 
 # name -> (change to the pixels, scale of the photo)
 LOOKS: dict[str, tuple[Callable[[U8], U8], float]] = {
     # White balance off by a fifth to a third (R/B 1.5): tungsten light on a daylight balance, and the reverse.
-    "warm light": (_gains(0.75, 0.95, 1.15), 1.0),
-    "cool light": (_gains(1.2, 1.0, 0.8), 1.0),
-    "darker (gamma 1.6)": (_gamma(1.6), 1.0),
-    "brighter (gamma 0.6)": (_gamma(0.6), 1.0),
-    "noise 6 levels": (_noise(6.0), 1.0),
-    "JPEG quality 40": (_jpeg(40), 1.0),
-    "soft focus (blur 1 px)": (_blur(1.0), 1.0),
+    "warm light": (gains(0.75, 0.95, 1.15), 1.0),
+    "cool light": (gains(1.2, 1.0, 0.8), 1.0),
+    "darker (gamma 1.6)": (gamma(1.6), 1.0),
+    "brighter (gamma 0.6)": (gamma(0.6), 1.0),
+    "noise 6 levels": (noise(6.0), 1.0),
+    "JPEG quality 40": (jpeg(40), 1.0),
+    "soft focus (blur 1 px)": (blur(1.0), 1.0),
     "0.7x (dice 22-31 px)": (lambda img: img, 0.7),
     "1.5x": (lambda img: img, 1.5),
     # A higher-resolution camera, and a phone's photo of the table (dice of 150-300 px; the photo enlarged by
