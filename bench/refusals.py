@@ -1,6 +1,6 @@
 """Bench: wrong `ok`s of our reader and the blob-and-cluster peer on scenes where a wrong `ok` is easy.
 
-Usage: .venv/bin/python bench/refusals.py [--covered N] [--sim-seeds S] [--table-seeds T]
+Usage: .venv/bin/python bench/refusals.py [--covered N] [--sim-seeds S] [--table-seeds T] [--models DIR]
 
 Accuracy on the Byler photos (bench/vision.py) says how often an accepted die is right; this says how often
 a throw that should be refused, or that is easy to misread, is accepted anyway. Each scene is read, expecting
@@ -61,6 +61,7 @@ from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.render import DieSpec, cover, render
 from tests.vision.simthrows import sim_table, sim_throw_before, sim_touching
 from vision import Verdict, read_dice
+from vision.dicenet import use_models
 from vision.reading import DiceReading
 
 Frame = NDArray[np.uint8]
@@ -183,7 +184,15 @@ def main() -> int:
     ap.add_argument("--sim-seeds", type=int, default=40)
     ap.add_argument("--table-seeds", type=int, default=30,
                     help="seeds per view of the tables with dice leaning near overhead (from seed 20)")
+    ap.add_argument("--models", type=Path, default=None,
+                    help="the dice nets in this folder instead of vision/models (a retrained set, not yet shipped)")
     args = ap.parse_args()
+    if args.models is not None:
+        try:
+            use_models(args.models)
+        except FileNotFoundError as e:
+            ap.error(str(e))
+        print(f"dice nets from {args.models} (not vision/models)")
     cv2.setNumThreads(1)
     covered(args.covered)
     leaning()

@@ -219,6 +219,21 @@ class DiceNet:
         return tuple(NetRead.of(tuple(float(p) for p in row)) for row in mean)
 
 
+def use_models(folder: Path) -> None:
+    """Read with the models in `folder` from now on, instead of vision/models: a retrained set, scored by the
+    benches (`--models`) before it is shipped. It needs the product's model and the five fold models there
+    (each as its float file; the 8-bit twins are used where they are there too); otherwise it raises and
+    nothing changes."""
+    global MODEL_DIR
+    missing = [name for name in (model_name(None), *(model_name(k) for k in range(FOLDS)))
+               if not (folder / name).is_file()]
+    if missing:
+        raise FileNotFoundError(f"dice net models missing in {folder}: {', '.join(missing)}")
+    MODEL_DIR = folder
+    DiceNet.shipped.cache_clear()
+    DiceNet.fold.cache_clear()
+
+
 def model_name(fold: int | None, family: str = "dicenet") -> str:
     """The float model's file name: the product's (None), or the one trained without fold `fold`; `family`
     names the recipe (training/train.py --family)."""

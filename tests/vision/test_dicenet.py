@@ -32,6 +32,7 @@ from vision.dicenet import (
     int8_name,
     metadata,
     to_input,
+    use_models,
 )
 from vision.netcheck import NET_ACCEPT, NET_ACCEPT_BODY, NET_AGREE, NET_COCKED, NET_NO_DIE, NET_SUPPORT, NET_VETO
 
@@ -158,6 +159,31 @@ def test_the_fastest_model_is_chosen(tmp_path: object) -> None:
     lone.write_bytes((MODEL_DIR / "dicenet.onnx").read_bytes())
     assert DiceNet.best(lone).path == lone
     assert int8_name("dicenet-fold3.onnx") == "dicenet-fold3-int8.onnx"
+
+
+def test_models_from_another_folder_are_read_until_switched_back(tmp_path: object) -> None:
+    """The benches' --models: a retrained set in another folder is what the reader reads with (the shipped
+    model and the fold models alike); a folder without a whole set is refused and changes nothing."""
+    from pathlib import Path
+
+    import vision.dicenet as dicenet
+
+    other = Path(str(tmp_path))
+    names = ["dicenet.onnx", *(f"dicenet-fold{k}.onnx" for k in range(FOLDS))]
+    for name in names[:-1]:
+        (other / name).write_bytes((MODEL_DIR / name).read_bytes())
+    with pytest.raises(FileNotFoundError, match=r"dice net models missing in .*: dicenet-fold4\.onnx$"):
+        use_models(other)
+    assert dicenet.MODEL_DIR == MODEL_DIR and DiceNet.shipped().path.parent == MODEL_DIR
+    (other / names[-1]).write_bytes((MODEL_DIR / names[-1]).read_bytes())
+    try:
+        use_models(other)
+        # Float files only there: no 8-bit twin to prefer.
+        assert DiceNet.shipped().path == other / "dicenet.onnx"
+        assert DiceNet.fold(3).path == other / "dicenet-fold3.onnx"
+    finally:
+        use_models(MODEL_DIR)
+    assert DiceNet.shipped().path.parent == MODEL_DIR and DiceNet.fold(3).path.parent == MODEL_DIR
 
 
 def test_auto_runtime_and_unknown_runtime() -> None:
