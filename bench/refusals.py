@@ -55,13 +55,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from bench import models
 from bench.peer_blobcluster import read_dice_peer
 from calibration.model import Calibration
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.render import DieSpec, cover, render
 from tests.vision.simthrows import sim_table, sim_throw_before, sim_touching
 from vision import Verdict, read_dice
-from vision.dicenet import use_models
 from vision.reading import DiceReading
 
 Frame = NDArray[np.uint8]
@@ -184,15 +184,9 @@ def main() -> int:
     ap.add_argument("--sim-seeds", type=int, default=40)
     ap.add_argument("--table-seeds", type=int, default=30,
                     help="seeds per view of the tables with dice leaning near overhead (from seed 20)")
-    ap.add_argument("--models", type=Path, default=None,
-                    help="the dice nets in this folder instead of vision/models (a retrained set, not yet shipped)")
+    models.add_option(ap)
     args = ap.parse_args()
-    if args.models is not None:
-        try:
-            use_models(args.models)
-        except FileNotFoundError as e:
-            ap.error(str(e))
-        print(f"dice nets from {args.models} (not vision/models)")
+    models.apply_option(ap, args)
     cv2.setNumThreads(1)
     covered(args.covered)
     leaning()

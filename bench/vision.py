@@ -151,11 +151,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from bench import models
 from bench.peer_blobcluster import read_dice_lean, read_dice_peer
 from calibration.model import Calibration
 from tests.vision import byler_data as byler
 from vision.change import Box
-from vision.dicenet import DiceNet, fold_of, use_models
+from vision.dicenet import DiceNet, fold_of
 from vision.reader import MIN_CONFIDENCE, read_dice
 from vision.reading import DiceReading, Verdict
 
@@ -185,15 +186,9 @@ def main() -> int:
                     help="the simulated camera's angle off vertical, degrees (18: the tests' camera)")
     ap.add_argument("--sim-dice", default="white", choices=("white", "red", "black"),
                     help="the simulated dice's look: white with black pips (Monopoly's), red or black with white pips")
-    ap.add_argument("--models", type=Path, default=None,
-                    help="the dice nets in this folder instead of vision/models (a retrained set, not yet shipped)")
+    models.add_option(ap)
     args = ap.parse_args()
-    if args.models is not None:
-        try:
-            use_models(args.models)
-        except FileNotFoundError as e:
-            ap.error(str(e))
-        print(f"dice nets from {args.models} (not vision/models)")
+    models.apply_option(ap, args)
     if not byler.available():
         print(byler.SKIP_REASON)
         return 1
