@@ -124,8 +124,11 @@ def _money(reason: str) -> str:
     return _MONEY_WORDS[key].format(**{k: _named(k, v) for k, v in parts.items()})
 
 
-def _who(name: str | None) -> str:
-    return "the bank" if name is None else name
+def _who(name: str | None, first: bool = False) -> str:
+    """A party by name; the bank where there is none (`first`: it opens the line, so capitalised)."""
+    if name is None:
+        return "The bank" if first else "the bank"
+    return name
 
 
 _TEXT: dict[type[ev.Event], Callable[[Any], str]] = {
@@ -135,7 +138,7 @@ _TEXT: dict[type[ev.Event], Callable[[Any], str]] = {
     + ("" if e.purpose == "move" else f" [{e.purpose.replace('_', ' ')}]"),
     ev.ThrowVoided: lambda e: f"Throw void ({e.reason}): roll both dice again",
     ev.Moved: lambda e: f"{e.player} moved to {SQUARES[e.to].name}",
-    ev.CashMoved: lambda e: f"{_who(e.payer)} paid {_who(e.payee)} ${e.amount} ({_money(e.reason)})",
+    ev.CashMoved: lambda e: f"{_who(e.payer, first=True)} paid {_who(e.payee)} ${e.amount} ({_money(e.reason)})",
     ev.DeedTransferred: lambda e: f"{_deed(e.deed)} -> {_who(e.owner)} ({e.reason})",
     ev.DeedMortgaged: lambda e: f"{_deed(e.deed)} {'mortgaged' if e.mortgaged else 'mortgage lifted'}",
     ev.BuildingsSet: lambda e: f"{_deed(e.deed)}: {'hotel' if e.hotel else f'{e.houses} houses'}",

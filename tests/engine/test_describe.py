@@ -27,9 +27,9 @@ def test_money_and_cards_in_words() -> None:
     assert paid("rent for electric_company (4x dice)", payee="Bob", amount=28) == (
         "Ann paid Bob $28 (rent for Electric Company, 4x the dice)")
     assert paid("card chance:dividend", payer=None, payee="Ann", amount=50) == (
-        "the bank paid Ann $50 (Chance: Bank pays you dividend of $50.)")
+        "The bank paid Ann $50 (Chance: Bank pays you dividend of $50.)")
     assert paid("buildings on orange sold to the bank", payer=None, payee="Ann") == (
-        "the bank paid Ann $200 (buildings on orange sold to the bank)")
+        "The bank paid Ann $200 (buildings on orange sold to the bank)")
     assert paid("2 house(s) on park_place") == "Ann paid the bank $200 (2 house(s) on Park Place)"
     assert paid("10% on mortgaged park_place") == "Ann paid the bank $200 (10% on mortgaged Park Place)"
     assert paid("trade with Bob Q") == "Ann paid the bank $200 (trade with Bob Q)"  # a name with a space
