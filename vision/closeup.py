@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.bodies import far_from
-from vision.reading import DiceReading, Die, Verdict
+from vision.reading import DiceReading, Die, UnsureDie, Verdict
 from vision.scale import CLOSE_UP_SHARE, READ_DIE, SHRINK_ABOVE, close_up_die
 
 U8 = NDArray[np.uint8]
@@ -41,7 +41,7 @@ def reread(frame: U8, reading: DiceReading, die: float | None, read_at: ReadAt) 
     - it overrules no refusal: where the usual read left a die unread (cocked, stacked, blurred), it reads no
       value but on a die far larger, of which that one was a part (the simulated camera 10 degrees off
       vertical: a cocked throw, read again at a close-up measure of 120 px where its dice are 31 px, was `ok`
-      as 3 and 1, the leaning die read as a 1);
+      as 3 and 1, the leaning die read as a 1); a die left unread for want of pips (UnsureDie) is no refusal;
     - and it shows the usual read wrong (a die was a part of a larger one) or short (it reads more dice)."""
     values = [d.value for d in reading.dice if d.value is not None]
     if all(v == 1 for v in values) or (die is None and reading.verdict is not Verdict.OK):
@@ -51,7 +51,8 @@ def reread(frame: U8, reading: DiceReading, die: float | None, read_at: ReadAt) 
         parts = [_part_of(d, close) for d in reading.dice]
         accounted = all(p or _read_again(d, close) for d, p in zip(reading.dice, parts, strict=True)
                         if d.value is not None)
-        overrules = any(_overruled(d, close) for d in reading.dice if d.value is None)
+        overrules = any(_overruled(d, close) for d in reading.dice
+                        if d.value is None and not isinstance(d, UnsureDie))
         more = sum(d.value is not None for d in close.dice) > len(values)
         if accounted and not overrules and (any(parts) or more):
             return close

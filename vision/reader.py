@@ -468,7 +468,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                                _on_board(poly, (xy[0] + off[0], xy[1] + off[1])), 0.0)
                            for xy in _spot_groups(p.bgr, p.grey, seg.die_size, taken)]
     if dice or pipless or groups:
-        consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint)
+        consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint,
+                    keep_unread=expect is None)
     if cam is None or camera is not None:
         # With the board's homography a leaning die is refused where its side faces show (vision/camera.py:
         # the simulated camera's cocked throws, 240 of 240), and the perspective squashes flat dice's pips;

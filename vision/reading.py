@@ -51,6 +51,19 @@ class Die:
 
 
 @dataclass(frozen=True)
+class UnsureDie(Die):
+    """A die found and not read for want of evidence, not for its pose: a die-sized body with nothing pip-like
+    on it that the dice net is sure is a die but not of which value (vision/netcheck.py NET_IS_DIE). It refuses
+    a throw as any unread die does; but a second read at another scale or view (vision/closeup.py,
+    vision/view.py) may read it, which a refusal for a leaning, stacked or blurred die forbids, and with no
+    pips seen it says nothing of how a view squashes the dice."""
+
+    @staticmethod
+    def of(d: Die) -> UnsureDie:
+        return UnsureDie(None, d.center, 0.0, d.on_board, d.size, d.corners)
+
+
+@dataclass(frozen=True)
 class DiceReading:
     """The reader's answer for one frame."""
 

@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 
 from vision.oblique import MAX_SIDE, RECTIFY_BELOW, inverse, mapped, mapped_back
 from vision.pipshape import LIGHT, pip_moments, squash_of
-from vision.reading import DiceReading, Die, Verdict
+from vision.reading import DiceReading, Die, UnsureDie, Verdict
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -73,7 +73,8 @@ class View:
 def view_of(frame: U8, dice: Sequence[Die]) -> View | None:
     """The view the pips of `dice` (dice read or found in `frame`) agree on, or None where fewer than
     MIN_DICE (or fewer than half of those measured) agree, or they agree on a direction other than the
-    frame's vertical (PITCH_TOLERANCE)."""
+    frame's vertical (PITCH_TOLERANCE). A die found with no pips seen (UnsureDie) says nothing of it."""
+    dice = [d for d in dice if not isinstance(d, UnsureDie)]
     if len(dice) < MIN_DICE:
         return None  # (too few to agree, whatever their pips: not measured)
     sizes = [d.size for d in dice if d.size]

@@ -534,6 +534,7 @@ REASONS_JA: Final[dict[str, str]] = {
     "side face": "側面が見えている",
     "expected": "個数が違う",
     "low confidence": "読み取りが不確か",
+    "not sure of its value": "読み取りが不確か",  # a die the net sees but cannot read (vision/netcheck.py)
     "did not settle": "止まらなかった",
     "no die's top face": "サイコロの上面が見えない",
     "the net": "読み取りが食い違う",  # "the pips read 5, the net 6": two readers disagree (vision/netcheck.py)

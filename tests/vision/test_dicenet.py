@@ -34,7 +34,16 @@ from vision.dicenet import (
     to_input,
     use_models,
 )
-from vision.netcheck import NET_ACCEPT, NET_ACCEPT_BODY, NET_AGREE, NET_COCKED, NET_NO_DIE, NET_SUPPORT, NET_VETO
+from vision.netcheck import (
+    NET_ACCEPT,
+    NET_ACCEPT_BODY,
+    NET_AGREE,
+    NET_COCKED,
+    NET_IS_DIE,
+    NET_NO_DIE,
+    NET_SUPPORT,
+    NET_VETO,
+)
 
 
 def test_crop_is_centred_and_scaled_by_die_size() -> None:
@@ -408,6 +417,27 @@ def test_pipless_body_the_net_sees_leaning_is_a_cocked_die() -> None:
     assert r.verdict is Verdict.UNREADABLE
     assert r.reason.startswith("die 2 unreadable: cocked: the net sees a leaning die")
     assert r.values == (4, None)
+
+
+def test_pipless_body_the_net_is_sure_is_a_die_stays_an_unread_die() -> None:
+    """NET_IS_DIE: where no count is expected, a die-sized body with no pips that the net is sure is a die, but
+    not of which value, is kept as an unreadable die. Passed over, a throw of any number of dice lost it
+    without a word and was `ok` with the wrong total (Byler IMG_20191209_100023's glinting black 4)."""
+    frame = render([DieSpec(4, (200, 200), angle=10)], seed=13)
+    cv2.rectangle(frame, (412, 272), (448, 308), (120, 126, 130), -1)
+    sure = read_dice(frame, expect=None, net=FixedNet({**BACK_4, (430, 290): {0: NET_IS_DIE - 0.05, 3: 0.5}}))
+    assert sure.verdict is Verdict.UNREADABLE and sure.values == (4, None)
+    assert sure.reason == ("die 2 unreadable: no pips seen on a die, and the net not sure of its value "
+                           "(3 at p 0.50)")
+    # With two dice expected, the count refuses the throw (the die kept would unsettle a slanted photo's view).
+    two = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): {0: NET_IS_DIE - 0.05, 3: 0.5}}))
+    assert two.verdict is Verdict.UNREADABLE and two.reason == "found 1 dice, expected 2"
+    # Less sure that a die is there: a blob that may be no die (a marker, a token, a stain) is passed over.
+    unsure = read_dice(frame, expect=None, net=FixedNet({**BACK_4, (430, 290): {0: NET_IS_DIE, 3: 0.5}}))
+    assert unsure.verdict is Verdict.OK and unsure.values == (4,)
+    # A die the net may see leaning is not this kind of die either (the leaning class's own rule).
+    leaning = read_dice(frame, expect=None, net=FixedNet({**BACK_4, (430, 290): {0: 0.0, 3: 0.6, COCKED: NET_COCKED}}))
+    assert leaning.values == (4,)
 
 
 def test_count_agreement_does_not_read_a_face_refused_for_its_geometry() -> None:

@@ -17,7 +17,7 @@ from tests.vision.render import DieSpec, render
 from tests.vision.simthrows import sim_table, trusted_at
 from vision import Verdict, read_dice
 from vision.reader import MIN_CONFIDENCE
-from vision.reading import DiceReading, Die
+from vision.reading import DiceReading, Die, UnsureDie
 from vision.view import View, restored, stretch, view_of
 
 WHITE = ((235, 238, 240), (25, 25, 25))
@@ -80,6 +80,15 @@ def test_the_view_is_the_squash_the_dice_share() -> None:
     flat = render([DieSpec(5, c, angle=20.0) for c in SPOTS], seed=3)
     v = view_of(flat, read_dice(flat, expect=4).dice)
     assert v is None or v.squash >= vision.view.RECTIFY_BELOW
+
+
+def test_dice_found_with_no_pips_seen_say_nothing_of_the_view() -> None:
+    # An UnsureDie (a body the net is sure is a die, no pips seen: vision/netcheck.py NET_IS_DIE) is not measured,
+    # even where pips lie: the same dice as such say nothing.
+    frame, _, _ = _slanted(45.0, 1)
+    dice = read_dice(frame, expect=4).dice
+    assert view_of(frame, dice) is not None
+    assert view_of(frame, [UnsureDie.of(d) for d in dice]) is None
 
 
 def test_two_dice_never_make_a_view(monkeypatch: pytest.MonkeyPatch) -> None:

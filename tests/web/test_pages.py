@@ -313,6 +313,7 @@ def _gist_ja(reason: str) -> str | None:
     ("die 1 unreadable: a mark on the face that is not a pip", "目の並びが読めない"),
     ("found 3 dice, expected 2", "個数が違う"),
     ("die 2 read with low confidence", "読み取りが不確か"),
+    ("die 2 unreadable: no pips seen on a die, and the net not sure of its value (4 at p 0.70)", "読み取りが不確か"),
     ("no dice found", "サイコロが見つからない"),
     ("clerk", "係員による無効"),
 ])
