@@ -88,8 +88,9 @@ RECENTRE_STEPS = (0.2, 0.1)  # grid steps, die sizes
 # expected, over the photos as taken and 14 looks: photos `ok` and wrong 658 -> 50 (as taken 49 -> 3), `ok` and
 # right 1,981 -> 1,974 (as taken 152 either way); 0.05 and 0.1 left more `ok` and wrong. Where a count is
 # expected the count already refuses a throw a die short: kept there too, over the photos as taken and 7 looks,
-# photos `ok` and wrong stayed 5 and `ok` and right went 973 -> 965 (a body the net took for a die that no
-# label has, one die too many), so they are not kept there (docs/vision.md, "With no count of dice expected").
+# photos `ok` and wrong stayed 5 and `ok` and right went 973 -> 965 (in those looked at, a body the net took
+# for a die that no label has: one die too many), so they are not kept there (docs/vision.md, "With no count
+# of dice expected").
 NET_IS_DIE = RECENTRE_FROM
 # A die placed by a search (re-centred, or a group of spots) this close to another die (die sizes) is that
 # die read a second time: two dice resting side by side have their centres a whole side apart or more.
