@@ -429,7 +429,8 @@ def test_pipless_body_the_net_is_sure_is_a_die_stays_an_unread_die() -> None:
     assert sure.verdict is Verdict.UNREADABLE and sure.values == (4, None)
     assert sure.reason == ("die 2 unreadable: no pips seen on a die, and the net not sure of its value "
                            "(3 at p 0.50)")
-    # With two dice expected, the count refuses the throw (the die kept would unsettle a slanted photo's view).
+    # With two dice expected the count refuses the throw; kept there too, such dice cost photos read right and
+    # gained nothing (vision/netcheck.py NET_IS_DIE).
     two = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): {0: NET_IS_DIE - 0.05, 3: 0.5}}))
     assert two.verdict is Verdict.UNREADABLE and two.reason == "found 1 dice, expected 2"
     # Less sure that a die is there: a blob that may be no die (a marker, a token, a stain) is passed over.
