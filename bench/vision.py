@@ -230,7 +230,7 @@ def photo_bench(limit: int, repeat: int, wrong: bool = False) -> None:
     # Scored too with no count expected (`tableside read --expect any`), where a die left out cannot make the count
     # come out short: ours held out, the peers as they are.
     any_count = {name: byler.Score() for name in readers}
-    n = byler.count()
+    held_out_any = byler.held_out(read_dice, counted=False)
     read_dice(photos[0].image, expect=2)  # first-call set-up (OpenCV's Lab tables, the net's session) untimed
     for i, p in enumerate(photos):
         crop = p.image[80:560, :]
@@ -255,8 +255,7 @@ def photo_bench(limit: int, repeat: int, wrong: bool = False) -> None:
                     for line in byler.mistakes(p, r, MIN_CONFIDENCE):
                         print(f"  wrong, as taken: {line}")
             byler.score_photo(p, r, MIN_CONFIDENCE if name == "ours" else 0.0, scores[name])
-            loose = (read_dice(p.image, expect=None, net=DiceNet.fold(fold_of(p.index, n))) if name == "ours"
-                     else read(p.image, None))
+            loose = held_out_any(p) if name == "ours" else read(p.image, None)
             byler.score_photo(p, loose, MIN_CONFIDENCE if name == "ours" else 0.0, any_count[name])
     a = ours_as_labelled.overall
     print(f"(against the labels as published, without tests/vision/byler_data.ERRATA's {len(byler.ERRATA)} "

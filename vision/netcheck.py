@@ -156,10 +156,13 @@ def consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems
                 or (n.value == seen and any(c in why for c in COUNT_STANDS) and net_sure(n, NET_AGREE))):
             dice[i] = replace(d, value=n.value, confidence=n.confidence)
             problems[i] = ""
+    def taken(d: Die) -> bool:  # a die found already lies within half a die: this is that die again
+        return any(np.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1]) < 0.5 * die for o in dice)
+
     unread: list[tuple[Die, NetRead]] = []  # pipless bodies the net is sure are dice, of no value (NET_IS_DIE)
     for k in range(n_dice, len(found)):
         d, n, body = found[k], reads[k], k < n_dice + len(pipless)
-        if any(np.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1]) < 0.5 * die for o in dice):
+        if taken(d):
             continue
         if net_sure(n, NET_ACCEPT_BODY if body else NET_ACCEPT):
             dice.append(replace(d, value=n.value, confidence=n.confidence))
@@ -183,7 +186,7 @@ def consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems
     # Last, the bodies the net is sure are dice but cannot read, where no die found otherwise (a group of spots
     # the net read there, a die re-centred onto it) already accounts for them, by the same half a die as above.
     for d, n in unread:
-        if all(np.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1]) >= 0.5 * die for o in dice):
+        if not taken(d):
             best = max(range(1, 7), key=lambda v: n.probs[v])
             dice.append(UnsureDie.of(d))
             problems.append(f"no pips seen on a die, and the net not sure of its value ({best} at p "
