@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S] [--streams N] [--looks] [--wrong]
        [--no-photos] [--close-ups] [--models DIR]
-       [--sim-scale K] [--sim-tilt DEG] [--sim-dice white|red|black]
+       [--sim-scale K] [--sim-tilt DEG] [--sim-dice white|red|black|japanese]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
 with one OpenCV thread; each frame is timed R times (perf_counter) and its median kept, and the medians
@@ -109,7 +109,9 @@ calibrated frame is read from above (vision/oblique.py). 2026-11-27, 40 seeds, R
 records their colours). 2026-11-27, 40 seeds, R=1, against the commit before: right where changed red 140 ->
 158, black 148 -> 160 of 160, no wrong ok either way; where changed median / mean red 15.1 / 18.0 -> 7.3 / 10.7
 ms, black 15.8 / 18.6 -> 7.5 / 11.2 ms (the peer 20.1 / 20.3 ms). docs/vision.md, "Coloured and dark dice on
-the board".
+the board". --sim-dice japanese: white dice whose 1 is one large red pip (hardware/simcam.py BIG_ONE). 2026-11-29,
+40 seeds, R=1, the large-1 search off and on: right where changed 149 -> 159 of 160, no wrong ok either way,
+median / mean 6.0 / 8.2 and 6.5 / 7.8 ms (the peer 16.2-16.5 ms, 70 wrong oks). docs/vision.md, "Large ones".
 
 --close-ups crops every photo around its first labelled die so that the die's box is a quarter, a third or half
 of the crop's width, scaled to 640 px wide (tests/vision/byler_data.py close_up; bicubic, so softer than a
@@ -193,8 +195,9 @@ def main() -> int:
                     help="the simulated camera's frames resized by this factor (0.62: dice of 19 px, 397x298)")
     ap.add_argument("--sim-tilt", type=float, default=18.0,
                     help="the simulated camera's angle off vertical, degrees (18: the tests' camera)")
-    ap.add_argument("--sim-dice", default="white", choices=("white", "red", "black"),
-                    help="the simulated dice's look: white with black pips (Monopoly's), red or black with white pips")
+    ap.add_argument("--sim-dice", default="white", choices=("white", "red", "black", "japanese"),
+                    help="the simulated dice's look: white with black pips (Monopoly's), red or black with white pips, "
+                         "japanese: white with a large red 1")
     models.add_option(ap)
     args = ap.parse_args()
     models.apply_option(ap, args)
@@ -348,7 +351,8 @@ def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0, di
     this factor (INTER_AREA), a camera with smaller (k < 1) or larger dice seeing the same table; the
     calibration, made for 640x480, scales with the frame. `tilt`: the camera's angle off vertical (degrees;
     beyond about 26 the reader reads the frame from above, vision/oblique.py). `dice`: the dice's look
-    (hardware/simcam.py DICE_LOOKS: white with black pips, red or black with white pips)."""
+    (hardware/simcam.py DICE_LOOKS: white with black pips, red or black with white pips; "japanese": white
+    with black pips and a large red 1, simcam.BIG_ONE)."""
     from hardware.simcam import DICE_LOOKS, SimulatedCamera
     from vision.change import THRESHOLD, WORK_WIDTH, changed_boxes, shrink
 
@@ -363,8 +367,9 @@ def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0, di
     shrink_times: list[float] = []
     for kind in kinds:
         for seed in range(1, seeds + 1):
-            body, pip = DICE_LOOKS[dice]
-            cam = SimulatedCamera(seed=seed, script=[kind], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
+            body, pip = DICE_LOOKS["white" if dice == "japanese" else dice]
+            cam = SimulatedCamera(seed=seed, script=[kind], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip,
+                                  big_one=dice == "japanese")
             frames = list(cam)
             frame = _resized(frames[-1].image, k)
             cal = cam.calibration()

@@ -68,6 +68,10 @@ _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     5: ((-0.5, -0.5), (0.5, -0.5), (0, 0), (-0.5, 0.5), (0.5, 0.5)),
     6: ((-0.5, -0.55), (0.5, -0.55), (-0.5, 0), (0.5, 0), (-0.5, 0.55), (0.5, 0.55)),
 }
+# A pip's radius in half-sides of its face; Japanese dice mark the 1 with one large red pip instead, 0.4 of
+# the face's side across (their 1s measure 0.3-0.45).
+PIP_R = 0.17
+BIG_ONE = (0.4, (40, 40, 200))
 _LIGHT = np.array([-0.35, 0.45, 1.0]) / np.linalg.norm([-0.35, 0.45, 1.0])
 _SHIFT = 4  # fixed-point bits for sub-pixel polygon drawing
 _ONE = 1 << _SHIFT
@@ -107,6 +111,7 @@ class DiePose:
     color: tuple[int, int, int] = (236, 238, 240)
     pips: bool = True
     pip_color: tuple[int, int, int] | None = None  # None: black pips (shaded darker only a little)
+    big_one: bool = False  # its 1 one large red pip, as on Japanese dice (BIG_ONE)
 
 
 @dataclass(frozen=True)
@@ -187,6 +192,8 @@ class SimulatedCamera(SourceBase):
     # others (coloured and dark dice with light pips).
     die_bgr: tuple[int, int, int] = (236, 238, 240)
     pip_bgr: tuple[int, int, int] = (30, 30, 36)
+    # Dice whose 1 is one large red pip (BIG_ONE), as Japanese dice are.
+    big_one: bool = False
     name: str = "simulated"
     throws: list[ThrowTruth] = field(default_factory=list, init=False)
     actions: list[ActionTruth] = field(default_factory=list, init=False)
@@ -429,7 +436,7 @@ class SimulatedCamera(SourceBase):
         s = self.die_mm / 2
         light = sum(self.pip_bgr) > sum(self.die_bgr)
         return DiePose((float(center[0]), float(center[1]), float(center[2])), rot, (s, s, s), self.die_bgr,
-                       True, self.pip_bgr if light else None)
+                       True, self.pip_bgr if light else None, self.big_one)
 
     def _edge_point(self) -> tuple[float, float, float]:
         """A point just outside the board where a hand enters from: left, right or the player's side."""
@@ -834,11 +841,12 @@ class SimulatedCamera(SourceBase):
             if pose.pips:
                 pip_color = tuple(int(20 + 15 * shade) for _ in range(3)) if pose.pip_color is None else \
                     tuple(int(min(255, c * shade)) for c in pose.pip_color)
+                big = pose.big_one and value == 1
+                r = BIG_ONE[0] if big else PIP_R
+                ink = tuple(int(min(255, c * shade)) for c in BIG_ONE[1]) if big else pip_color
                 for pu, pv in _PIPS[value]:
-                    ring = self._ellipse(fc + e1 * pu + e2 * pv, e1, e2, 0.17)
-                    cv2.fillPoly(
-                        img, [(ring * _ONE).round().astype(np.int32)], pip_color, cv2.LINE_AA, _SHIFT
-                    )
+                    ring = self._ellipse(fc + e1 * pu + e2 * pv, e1, e2, r)
+                    cv2.fillPoly(img, [(ring * _ONE).round().astype(np.int32)], ink, cv2.LINE_AA, _SHIFT)
 
     def _rounded_square(self, fc: F64, e1: F64, e2: F64, extent: float, radius: float) -> F64:
         pts = []

@@ -139,6 +139,7 @@ class LightPass:
     faces: tuple[LightFace, ...]
     spots: Candidates
     merged: Candidates = NO_SPOTS
+    oval: Candidates = NO_SPOTS  # every spot up to SIDE_ELONG long: what the lean check looks for side faces in
 
 
 def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
@@ -175,7 +176,28 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     faces = _resolve(faces)
     if down is not None:
         faces = [lean_check(f, c, oval, faces, down, colour) for f in faces]
-    return LightPass(tuple(faces), c, merged)
+    return LightPass(tuple(faces), c, merged, oval)
+
+
+def big_ones_pass(gray: U8, g: float, grey: LightPass, bgr: U8, down: Down | None = None) -> list[LightFace]:
+    """The 1s marked by one large pip (_big_ones) on white faces of pitch `g` (calibrated) that the grey pass
+    `grey` of the same image did not read, with the same checks as its own faces."""
+    floor, edge = noise_floors(gray)
+    found, spots = _big_ones(gray, g, {p for f in grey.faces for p in f.pips}, True, floor, edge)
+    if not found:
+        return []
+    gains = neutral_gains(bgr)
+    found = [f for f in found if _chroma(bgr, f, gains) <= MAX_CHROMA]
+    faces = _resolve(list(grey.faces) + found)
+    found = [f for f in faces if any(f is b for b in found)]
+    if down is not None:
+        # Its side faces' pips are held to the large pip's contrast (`spots`), which, red, is weaker in grey than
+        # theirs: a flat die's side-face pips are then sometimes taken for a leaning one's (the simulated
+        # camera, plain throws with a 1, seeds 0-39: 1 of 11 refused so). Held to the contrast of the die's own
+        # black pips (the calibrated look) instead, leaning dice with the 1 up were accepted more often (22
+        # wrong `ok`s of 156 against 17, on an earlier step of this search; docs/vision.md, "Large ones").
+        found = [lean_check(f, spots, grey.oval, faces, down) for f in found]
+    return found
 
 
 def frame_pip_d(w: int, h: int) -> float:
@@ -436,15 +458,17 @@ _ONE_ANGLES = np.arange(0.0, np.pi / 2, ONE_STEP)
 
 
 def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, float]],
-          calibrated: bool = False, edge: float = MIN_EDGE) -> list[LightFace]:
+          calibrated: bool = False, edge: float = MIN_EDGE, big: bool = False) -> list[LightFace]:
     """Lone spots that are a 1: nothing else dark on a light die-sized face around them.
 
     `g`: the frame's pitch; 0 when unknown (uncalibrated, no face of several pips read): then each spot's
-    own radius gives it (a 1's pip radius is ~ONE_R_PER_G of the pitch on the dice measured)."""
+    own radius gives it (a 1's pip radius is ~ONE_R_PER_G of the pitch on the dice measured). `big`: the
+    spots are _big_ones', of BIG_ONE_R pitches (`g` known), which cover the face's middle."""
     out: list[LightFace] = []
     gk = np.full(len(c), g) if g > 0 else c.radius / ONE_R_PER_G
     # A 1's pip is as big as the others or bigger (0.25-0.9 g in radius).
-    sized = (c.radius >= 0.22 * gk) & (c.radius <= 0.9 * gk)
+    lo, hi = BIG_ONE_R if big else (0.22, 0.9)
+    sized = (c.radius >= lo * gk) & (c.radius <= hi * gk)
     cand = np.nonzero(sized)[0]
     if cand.size == 0:
         return out
@@ -482,7 +506,8 @@ def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, fl
                 away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * gg)
                 if float(sample(resp, lat[away]).max()) > EMPTY_SHARE * float(c.peak[k]):
                     continue
-            first = first_extent(gray, xy, gg, _ONE_ANGLES, float(c.peak[k]), r + 1.5, fittest=True, edge=edge)
+            first = first_extent(gray, xy, gg, _ONE_ANGLES, float(c.peak[k]), r + 1.5, fittest=True, edge=edge,
+                                 covered=r + max(1.5, 0.25 * gg) if big else 0.0)
             if first is not None:
                 best = (float(_ONE_ANGLES[first]), gg)
                 break
@@ -492,6 +517,59 @@ def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, fl
             continue
         out.append(LightFace(1, xy, best[1], best[0], 0.6, "", (xy,)))
     return out
+
+
+# Japanese dice, and some others, mark the 1 with one large pip, often red: 0.25-0.5 of the face's side
+# across, against 0.17 for the other pips. The spot finder's kernel (KERNEL_PER_DIAM pips) cannot fill such a
+# pip, so it is looked for with a kernel a little wider than the largest (BIG_ONE_KERNEL pitches), its
+# radius in BIG_ONE_R pitches: from a little over a standard 1's (~0.3 g) to the largest (0.96 g), with room
+# for blur (the simulated camera's 1s half the face across measure 0.98-1.06 g, as _centred takes them). On
+# the simulated camera's dice with such a 1, calibrated, plain throws with a 1 read right went from 2 of 11 to
+# 10 (docs/vision.md, "Large ones").
+BIG_ONE_R = (0.35, 1.2)
+BIG_ONE_KERNEL = 2.3
+
+
+def _big_ones(gray: U8, g: float, used: set[tuple[float, float]], calibrated: bool, floor: float,
+              edge: float) -> tuple[list[LightFace], Candidates]:
+    """1s marked by one large pip (see BIG_ONE_R) on faces of pitch `g`, and the spots they came from."""
+    k = odd(BIG_ONE_KERNEL * g)
+    h, w = gray.shape
+    if k >= 9 and min(h, w) >= 4 * k:
+        # Pips this large are found as well at half the size, a quarter of the pixels with a kernel half as
+        # wide (an ellipse's morphology costs with both: 0.57 ms a stacked throw's window at full size).
+        half = np.asarray(cv2.pyrDown(gray), np.uint8)
+        # (pyrUp, not resize: it puts the half's pixel i back at 2i, where pyrDown took it from; resize put
+        # every spot half a pixel off in x and in y.)
+        resp = np.asarray(cv2.pyrUp(black_hat(half, odd(k / 2)), dstsize=(w, h)), np.uint8)
+    else:
+        resp = black_hat(gray, k)
+    c = detect(resp, floor, k // 2 + 1, True)
+    # (Only spots near the least radius wide or more, one per spot, are centred: every maximum of a board's
+    # lettering took 13 ms a frame.)
+    wide = (c.elong < MAX_ELONG) & (c.radius >= max(0.75, 0.9 * BIG_ONE_R[0] * g))
+    c = _one_per_spot(c.take(np.nonzero(wide)[0]))
+    c = _one_per_spot(_centred(resp, c))
+    return _ones(gray, c, resp, g, used, calibrated, edge, big=True), c
+
+
+def _centred(resp: U8, c: Candidates) -> Candidates:
+    """The spots `c` moved to the middle of their response above half their peak, each radius that region's
+    (as a disc of its area): a large pip's black-hat is flat-topped, its maxima anywhere on it (the simulated
+    camera's large 1s: up to 0.4 of its radius off its centre, which put the face's test points on it)."""
+    xy, radius = c.xy.copy(), c.radius.copy()
+    h, w = resp.shape
+    for i, ((x, y), r, p) in enumerate(zip(c.xy.tolist(), c.radius.tolist(), c.peak.tolist(), strict=True)):
+        reach = int(np.ceil(2.0 * r)) + 2
+        x0, y0 = max(0, int(x) - reach), max(0, int(y) - reach)
+        win = resp[y0:min(h, int(y) + reach + 1), x0:min(w, int(x) + reach + 1)]
+        _, labels, stats, cents = cv2.connectedComponentsWithStats((win >= 0.5 * p).view(np.uint8), connectivity=8)
+        own = int(labels[int(y) - y0, int(x) - x0])
+        if own == 0:
+            continue
+        xy[i] = (cents[own][0] + x0, cents[own][1] + y0)
+        radius[i] = float(np.sqrt(stats[own, cv2.CC_STAT_AREA] / np.pi))
+    return Candidates(xy, c.peak, radius, c.elong, c.axis, c.dark)
 
 
 def _on_face(rel: F64, theta: float, g: float) -> bool:

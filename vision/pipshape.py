@@ -34,6 +34,10 @@ F64 = NDArray[np.float64]
 PATCH = 96  # side of the resampled face, pixels (the moments are taken on interpolated grey levels)
 INNER = 0.4  # half the side of the square around the face centre that holds its pips, in face sides
 PIP_R = (0.045, 0.16)  # a pip's radius, in face sides (vision/faces.py's bounds)
+# ... and a 1's, which may be one large pip (Japanese dice, vision/darkpips.py BIG_ONE_R: up to half the face
+# across). Measured at PIP_R, such a pip was no pip, and a shadow's sliver alone on the face made a flat 1 a
+# leaning one (rendered white dice with a red 1 0.46 of the face across: 20 of 60 refused so).
+ONE_R = 0.27
 LIGHT = 150.0  # median grey of a face light enough for its dark pips' shape to be measured
 SQUASHED = 1.0 / MAX_SKEW  # the pip grid's own limit for the same slant: 0.8
 # slant() looks this much wider than the face it is given: a leaning die's face is found smaller than the die
@@ -59,19 +63,20 @@ def white(bgr: U8, centre: tuple[float, float], side: float, gains: F64) -> bool
 def slant(bgr: U8, centre: tuple[float, float], side: float, theta: float, value: int) -> str:
     """Why the light face of `value` at `centre` is seen at a slant ("" where it is not, or cannot be told:
     a dark face, or not every pip found); the arguments as for pip_shape."""
-    squash, count, body = pip_shape(bgr, centre, REACH * side, theta)
+    squash, count, body = pip_shape(bgr, centre, REACH * side, theta, ONE_R if value == 1 else PIP_R[1])
     if body < LIGHT or count != value or squash >= SQUASHED:
         return ""
     return f"cocked: its pips are seen at a slant (round pips drawn {squash:.2f} as wide as long)"
 
 
-def pip_shape(bgr: U8, centre: tuple[float, float], side: float, theta: float) -> tuple[float, int, float]:
+def pip_shape(bgr: U8, centre: tuple[float, float], side: float, theta: float,
+              most_r: float = PIP_R[1]) -> tuple[float, int, float]:
     """(how squashed the pips are, pips measured, the face's median grey) on the face of side `side` pixels
     at `centre`, its grid turned `theta` radians. The squash is minor / major axis of the pips' mean shape or
     of the roundest pip, whichever is rounder; 1.0 where no pip stands clear of the face. The perspective's
     own squash is not undone: the reader measures pips only where it does not know the camera
     (vision/reader.py)."""
-    m = pip_moments(bgr, centre, side, theta)
+    m = pip_moments(bgr, centre, side, theta, most_r=most_r)
     if not m.count:
         return 1.0, 0, m.body
     # A slant squashes every pip, the same way: the mean shape and the roundest pip must both be squashed
@@ -97,9 +102,11 @@ def squash_of(shape: F64) -> float:
     return float(np.sqrt(max(low, 0.0) / high)) if high > 0 else 1.0
 
 
-def pip_moments(bgr: U8, centre: tuple[float, float], side: float, theta: float, light: bool = False) -> PipMoments:
+def pip_moments(bgr: U8, centre: tuple[float, float], side: float, theta: float, light: bool = False,
+                most_r: float = PIP_R[1]) -> PipMoments:
     """The pips on the face of side `side` pixels at `centre`, its grid turned `theta` radians: dark pips
-    on a lighter face, or with `light`, light pips on a darker one (the grey levels turned over).
+    on a lighter face, or with `light`, light pips on a darker one (the grey levels turned over); a pip's
+    radius up to `most_r` of `side`.
 
     Each pip darker than the face's median grey by more than Otsu's split of the face (20 grey levels at
     least), of a pip's size and clear of the face's rim, gives its second moments, weighted by how much
@@ -133,7 +140,7 @@ def pip_moments(bgr: U8, centre: tuple[float, float], side: float, theta: float,
     inside = np.zeros((n, n), np.uint8)
     inside[core] = dark[core] > thr
     _, labels, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
-    a_min, a_max = np.pi * (PIP_R[0] * n) ** 2, np.pi * (PIP_R[1] * n) ** 2
+    a_min, a_max = np.pi * (PIP_R[0] * n) ** 2, np.pi * (most_r * n) ** 2
     shape = np.zeros((2, 2))
     count, roundest = 0, 0.0
     bx, by, bw, bh, areas = (stats[:, j] for j in range(5))

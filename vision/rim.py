@@ -80,11 +80,16 @@ def face_extent(gray: U8, centre: tuple[float, float], g: float, theta: float, c
 
 
 def first_extent(gray: U8, centre: tuple[float, float], g: float, thetas: F64, contrast: float,
-                 clear_from: float, fittest: bool = False, edge: float = MIN_EDGE) -> int | None:
+                 clear_from: float, fittest: bool = False, edge: float = MIN_EDGE,
+                 covered: float = 0.0) -> int | None:
     """The first of `thetas` for which `face_extent` finds a face (the same test, all orientations at once); with
     `fittest`, the one whose rim most rays find (the first of those tied): a lone pip's die is turned
-    that way, which the lean check (a side face where a flat die shows none) depends on."""
-    even, share = _rim_shares(gray, centre, g, thetas, contrast, clear_from, edge)
+    that way, which the lean check (a side face where a flat die shows none) depends on. `covered`
+    (pixels): a large lone pip's reach from `centre`, over which the points between the cells are its own
+    (a big 1 covers the four nearest the centre, 0.71 pitch out), not asked to be the face's shade."""
+    pips = np.array([centre], np.float64) if covered else None
+    even, share = _rim_shares(gray, centre, g, thetas, contrast, clear_from, edge, pips,
+                              covered / g if covered else PIP_TAIL)
     if not even.any():
         return None
     best = share.max(axis=1)
@@ -97,9 +102,11 @@ def first_extent(gray: U8, centre: tuple[float, float], g: float, thetas: F64, c
 
 
 def _rim_shares(gray: U8, centre: tuple[float, float], g: float, thetas: F64, contrast: float,
-                clear_from: float | None, edge: float, pips: F64 | None = None) -> tuple[NDArray[np.bool_], F64]:
+                clear_from: float | None, edge: float, pips: F64 | None = None,
+                tail_g: float = PIP_TAIL) -> tuple[NDArray[np.bool_], F64]:
     """For each orientation in `thetas` (T): whether the face between the pip cells is even, and for each
-    half-side (S) the share of the sixteen rays that find the rim there (T, S)."""
+    half-side (S) the share of the sixteen rays that find the rim there (T, S). A point between the cells
+    nearer one of `pips` than `tail_g` pitches is that pip's (see face_extent)."""
     cth, sth = np.cos(thetas), np.sin(thetas)
     turn = np.empty((len(thetas), 2, 2))  # (T, 2, 2): rows (cos, sin) and (-sin, cos)
     turn[:, 0, 0], turn[:, 0, 1], turn[:, 1, 0], turn[:, 1, 1] = cth, sth, -sth, cth
@@ -112,7 +119,7 @@ def _rim_shares(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
         # large pip's dark edge (the simulated camera near overhead: plain throws lost 6s that way). Such a
         # point is the pip's, not a mark between pips: it takes the face's shade (the median of the rest).
         d = np.hypot(pts[..., None, 0] - pips[None, None, :, 0], pts[..., None, 1] - pips[None, None, :, 1])
-        tail = d.min(axis=2) < PIP_TAIL * g
+        tail = d.min(axis=2) < tail_g * g
         if tail.all(axis=1).any():
             return np.zeros(len(thetas), bool), np.zeros((len(thetas), len(_S)))
         if tail.any():  # (most faces have none: no median to take)

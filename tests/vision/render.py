@@ -32,9 +32,11 @@ class DieSpec:
     squash: float = 1.0  # < 1: top face foreshortened along its x axis (cocked die)
     body: tuple[int, int, int] = (235, 238, 240)
     pip: tuple[int, int, int] = (25, 25, 25)
+    big_one: bool = False  # its 1 one large red pip, 0.4 of the face across, as on Japanese dice
 
 
-def _face(value: int, n: int, body: tuple[int, int, int], pip: tuple[int, int, int]) -> NDArray[np.uint8]:
+def _face(value: int, n: int, body: tuple[int, int, int], pip: tuple[int, int, int],
+          big_one: bool = False) -> NDArray[np.uint8]:
     img = np.zeros((n, n, 3), np.uint8)
     img[:] = body
     # Bevel: the rim of the face darkens a little, as on a real die's rounded edges.
@@ -43,6 +45,9 @@ def _face(value: int, n: int, body: tuple[int, int, int], pip: tuple[int, int, i
     ring = cv2.GaussianBlur(ring, (0, 0), n / 30)
     img = (img.astype(np.float32) * (1.0 - 0.35 * ring[..., None])).astype(np.uint8)
     g = 0.27 * n
+    if big_one and value == 1:
+        cv2.circle(img, (n // 2, n // 2), round(0.2 * n), (40, 40, 200), -1, cv2.LINE_AA)
+        return img
     for cu, cv in PIPS[value]:
         cv2.circle(img, (round(n / 2 + cu * g), round(n / 2 + cv * g)), round(0.085 * n), pip, -1, cv2.LINE_AA)
     return img
@@ -58,7 +63,7 @@ def render(dice: list[DieSpec], size: tuple[int, int] = (640, 480), seed: int = 
     frame = (np.array(board, np.float32)[None, None, :] * shade[..., None])
     n = 160
     for d in dice:
-        face = _face(d.value, n, d.body, d.pip).astype(np.float32)
+        face = _face(d.value, n, d.body, d.pip, d.big_one).astype(np.float32)
         s = d.size / n
         th = np.deg2rad(d.angle)
         c, si = np.cos(th), np.sin(th)

@@ -18,15 +18,16 @@ from vision.reader import MIN_CONFIDENCE
 from vision.reading import DiceReading
 
 
-def sim_throw(kind: str, seed: int) -> tuple[Any, Calibration, Any]:
-    """The frame at rest of one simulated throw of `kind`, the camera's calibration, and the truth."""
-    frame, _, cal, truth = sim_throw_before(kind, seed)
+def sim_throw(kind: str, seed: int, big_one: bool = False) -> tuple[Any, Calibration, Any]:
+    """The frame at rest of one simulated throw of `kind`, the camera's calibration, and the truth. `big_one`:
+    the dice's 1 one large red pip (Japanese dice, hardware/simcam.py BIG_ONE)."""
+    frame, _, cal, truth = sim_throw_before(kind, seed, big_one)
     return frame, cal, truth
 
 
-def sim_throw_before(kind: str, seed: int) -> tuple[Any, Any, Calibration, Any]:
+def sim_throw_before(kind: str, seed: int, big_one: bool = False) -> tuple[Any, Any, Calibration, Any]:
     """As sim_throw, with the table before the throw (its first frame) second."""
-    cam = SimulatedCamera(seed=seed, script=[kind], hands=False)
+    cam = SimulatedCamera(seed=seed, script=[kind], hands=False, big_one=big_one)
     frames = list(cam)
     (truth,) = cam.throws
     return frames[-1].image, frames[0].image, cam.calibration(), truth
@@ -54,14 +55,17 @@ def count_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list
 
 
 def sim_table(tilt: float, seed: int, flat: int, leaning: int = 0, lean_deg: float = 25.0,
-              look: str = "white") -> tuple[Any, list[tuple[int, tuple[float, float], bool]], float, Any]:
+              look: str = "white", big_one: bool = False) -> tuple[Any, list[tuple[int, tuple[float, float], bool]],
+                                                                   float, Any]:
     """A table set by hand, seen by the simulated camera `tilt` degrees off vertical: `flat` dice lying flat
     and `leaning` dice leaning alike (`lean_deg` about one horizontal axis, as against a tray's side), at
     random places on the board's middle, with random values and turns. Returns the frame, each die's (value
     up before leaning, its top face's centre in the frame, leaning), the camera's die size in pixels and the
-    table without the dice (the table before the throw; its sensor noise drawn anew)."""
+    table without the dice (the table before the throw; its sensor noise drawn anew). `big_one`: the dice's 1
+    one large red pip (Japanese dice, hardware/simcam.py BIG_ONE)."""
     body, pip = DICE_LOOKS[look]
-    cam = SimulatedCamera(seed=seed, script=[], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
+    cam = SimulatedCamera(seed=seed, script=[], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip,
+                          big_one=big_one)
     rng = np.random.default_rng(1000 + seed)
     half, s = cam.board_mm / 2, cam.die_mm / 2
     spots: list[NDArray[np.float64]] = []
