@@ -94,5 +94,15 @@ class LiveServer:
             if isinstance(ch, HTTPChannel):
                 ch.connected = False
         srv.task_dispatcher.shutdown(cancel_pending=True, timeout=SSE_PING_S + 5.0)  # type: ignore[attr-defined]
-        srv.close()
+        # The loop's thread must leave select() before the sockets close under it: closed there, they made it
+        # raise EBADF ("Exception in thread waitress" after the hall's 64-table test), and a number reused
+        # meanwhile would have been read as the old channel's. An empty map ends the loop once the trigger wakes
+        # it; then what was in it is closed.
+        channels = list(srv._map.values())  # type: ignore[attr-defined]
+        srv._map.clear()  # type: ignore[attr-defined]
+        srv.trigger.pull_trigger()  # type: ignore[attr-defined]
         self.thread.join(timeout=5)
+        for ch in channels:
+            if ch is not srv and ch is not srv.trigger:  # type: ignore[attr-defined]
+                ch.close()
+        srv.close()
