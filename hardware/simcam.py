@@ -70,7 +70,7 @@ _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 }
 # A pip's radius in half-sides of its face; Japanese dice mark the 1 with one large red pip instead, 0.4 of
 # the face's side across (their 1s measure 0.3-0.45).
-PIP_R = 0.17
+PIP_RADIUS = 0.17
 BIG_ONE = (0.4, (40, 40, 200))
 _LIGHT = np.array([-0.35, 0.45, 1.0]) / np.linalg.norm([-0.35, 0.45, 1.0])
 _SHIFT = 4  # fixed-point bits for sub-pixel polygon drawing
@@ -842,7 +842,7 @@ class SimulatedCamera(SourceBase):
                 pip_color = tuple(int(20 + 15 * shade) for _ in range(3)) if pose.pip_color is None else \
                     tuple(int(min(255, c * shade)) for c in pose.pip_color)
                 big = pose.big_one and value == 1
-                r = BIG_ONE[0] if big else PIP_R
+                r = BIG_ONE[0] if big else PIP_RADIUS
                 ink = tuple(int(min(255, c * shade)) for c in BIG_ONE[1]) if big else pip_color
                 for pu, pv in _PIPS[value]:
                     ring = self._ellipse(fc + e1 * pu + e2 * pv, e1, e2, r)
