@@ -140,6 +140,7 @@ class LightPass:
     spots: Candidates
     merged: Candidates = NO_SPOTS
     oval: Candidates = NO_SPOTS  # every spot up to SIDE_ELONG long: what the lean check looks for side faces in
+    floors: tuple[float, float] = (MIN_SPOT, MIN_EDGE)  # the image's noise_floors, which the pass worked to
 
 
 def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
@@ -171,23 +172,20 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     if ones:
         faces += _ones(gray, c, resp, g_frame, used, g_known is not None, edge)
     if bgr is not None and faces:
-        gains = neutral_gains(bgr)
-        faces = [f for f in faces if _chroma(bgr, f, gains) <= MAX_CHROMA]
+        faces = _white(bgr, faces)
     faces = _resolve(faces)
     if down is not None:
         faces = [lean_check(f, c, oval, faces, down, colour) for f in faces]
-    return LightPass(tuple(faces), c, merged, oval)
+    return LightPass(tuple(faces), c, merged, oval, (floor, edge))
 
 
 def big_ones_pass(gray: U8, g: float, grey: LightPass, bgr: U8, down: Down | None = None) -> list[LightFace]:
     """The 1s marked by one large pip (_big_ones) on white faces of pitch `g` (calibrated) that the grey pass
     `grey` of the same image did not read, with the same checks as its own faces."""
-    floor, edge = noise_floors(gray)
-    found, spots = _big_ones(gray, g, {p for f in grey.faces for p in f.pips}, True, floor, edge)
+    found, spots = _big_ones(gray, g, {p for f in grey.faces for p in f.pips}, True, *grey.floors)
     if not found:
         return []
-    gains = neutral_gains(bgr)
-    found = [f for f in found if _chroma(bgr, f, gains) <= MAX_CHROMA]
+    found = _white(bgr, found)
     faces = _resolve(list(grey.faces) + found)
     found = [f for f in faces if any(f is b for b in found)]
     if down is not None:
@@ -209,6 +207,12 @@ def noise_floors(gray: U8) -> tuple[float, float]:
     """(least spot response, least rim edge) in grey levels for this frame's pixel noise."""
     noise = noise_sigma(gray)
     return max(MIN_SPOT, SPOT_NOISE * noise), max(MIN_EDGE, EDGE_NOISE * noise)
+
+
+def _white(bgr: U8, faces: list[LightFace]) -> list[LightFace]:
+    """The faces of `faces` that are white, grey or cream (_chroma within MAX_CHROMA)."""
+    gains = neutral_gains(bgr)
+    return [f for f in faces if _chroma(bgr, f, gains) <= MAX_CHROMA]
 
 
 def _chroma(bgr: U8, f: LightFace, gains: F64) -> float:
