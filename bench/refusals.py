@@ -40,6 +40,9 @@ two flat 89, 79, 90; touching 78, 77, 89; the simulated throws as calibrated (40
 Later that day, with a shaded side face's pips measured against its own level and an unread die on a side face
 no longer kept clear of, and a spot asked to be ringed by lighter pixels (vision/sidepips.py): one leaning,
 white 6, red 11, black 9; everything else the same.
+2026-11-29 (`--covered 100 --sim-seeds 20 --table-seeds 30`), with a coloured die's body new since before refused
+(vision/sidepips.py refuse_new_body): one leaning, white 6, red 2, black 2 of 180 (red 14, black 7 just before);
+flat 89 / 79 / 90 and touching 81 / 77 / 89 of 90 (white / red / black), as before it.
 """
 
 from __future__ import annotations

@@ -188,7 +188,7 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
         if d.value is None:
             continue
         side = d.size or die
-        sil = _silhouette(frame, d, die, colour)
+        sil = silhouette_of(frame, d, die, colour)
         if sil is None:
             continue
         c, si = np.cos(d.turn), np.sin(d.turn)
@@ -219,7 +219,7 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
                 break
 
 
-def _silhouette(frame: U8, d: Die, die: float, colour: tuple[int, int, int] | None) -> Silhouette | None:
+def silhouette_of(frame: U8, d: Die, die: float, colour: tuple[int, int, int] | None) -> Silhouette | None:
     """The silhouette of the die `d` read (`die`: the die's side), grown from the points of its face between the
     pips, whatever its value (the die's colour there, or the calibrated `colour`)."""
     c, si = np.cos(d.turn), np.sin(d.turn)
@@ -253,7 +253,7 @@ def refuse_faces_with_more_behind(frame: U8, dice: list[Die], problems: list[str
         reach = float(np.hypot(dx, dy))
         if reach <= 0.5 * die:
             continue  # a flat die's sides shorter than half its face: no face of it to read below the top
-        sil = _silhouette(frame, d, die, colour)
+        sil = silhouette_of(frame, d, die, colour)
         if sil is not None and sil.reaches_behind(d.center, die, d.turn, np.array([-dx, -dy]) / reach):
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = "cocked: another face of it shows behind the top face"

@@ -53,7 +53,7 @@ from vision.scale import (
     uncalibrated_pip_d,
 )
 from vision.scene import neutral_gains
-from vision.sidepips import refuse_new_side_pips
+from vision.sidepips import refuse_new_body, refuse_new_side_pips
 
 U8 = NDArray[np.uint8]
 
@@ -496,6 +496,11 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         # ... and from the table before the throw: the side face's pips are new there (white dice, whose side
         # face the board hides, and the rest).
         refuse_new_side_pips(frame, before, dice, problems, cam.down, hint or unit, light_pips, TWIN)
+        if light_pips and calibration and calibration.die_color_bgr:
+            # (Light pips on a side face turned from the light are dim, and on a light board no darker than it
+            # was: the side face's body tells, new since before. The simulated camera, seeds 20-49, one die
+            # leaning: wrong `ok`s red 14 -> 2, black 7 -> 2 of 180; flat and touching pairs read the same.)
+            refuse_new_body(frame, before, dice, problems, cam.down, hint or unit, calibration.die_color_bgr, TWIN)
     if expect is not None and hint:
         # Calibrated only. Uncalibrated, on the photos as other cameras take them, dropping twins turned two
         # photo reads with a die misread elsewhere (a dark 2 read as 3) into wrong oks: a stray unread die,

@@ -8,8 +8,11 @@ refused half the plain throws). The table as it looked before the throw (the rol
 of those and none of the die: a dark spot there now, pip-sized, as dark as the die's own pips and much darker
 than what was there before (a shadow darkens the board by a factor, a pip is black), ringed by lighter pixels
 (not the corner of something dark), past where a flat die's own side faces reach, is a side face's pip. Dice
-with light pips (red, black) are asked the same with the grey levels turned over; their body shows a side face
-too (vision/lean.py, refuse_open_sides), and this adds little there.
+with light pips (red, black) are asked the same with the grey levels turned over, but there it finds little: a
+side face turned from the light shows its light pips dimmer than the top face's, and on a light board no
+darker than what lay there before. Their body tells instead (refuse_new_body): the die's colour, new since
+before, past where a flat die's outline ends, is an open side face (a shadow there darkens what was there, a
+side face changes it).
 
 Pure: two frames and the dice read in, the dice (refused or not) out.
 """
@@ -24,9 +27,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.darkpips import KERNEL_PER_DIAM, PIP_D_PER_G
+from vision.lean import silhouette_of
 from vision.lightface import SIDE_PER_G, Down
 from vision.pips import black_hat, odd
 from vision.reading import Die
+from vision.silhouette import SAME_HUE, of_colour
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -55,6 +60,13 @@ OTHER_DIE = 0.15
 # simulated camera a leaning die's refusing spot had up to 0.23 (seeds 0-19, all three looks), the corners of a
 # dark block beside a die 0.48-0.63.
 RING = 1 / 3
+# Dice with light pips: a die's body new since before within the band, in square sides, that refuses it
+# (refuse_new_body). A side face open 0.14 of a side past a flat die's outline (the band begins 0.1 out) along
+# its whole edge; a die leaning 25 degrees shows 0.42 from overhead, less where it leans away from a tilted
+# camera. Flat and touching dice showed at most 0.022 (the simulated camera, red and black dice, seeds 0-19 at
+# 0, 8 and 18 degrees: the body's blur and rim past the band's start, the crevice between touching dice).
+NEW_BODY = 0.04
+NEW_BODY_REASON = "cocked: a side face shows beside the top face (the die's colour, not there before the throw)"
 _BOX3 = np.ones((3, 3), np.uint8)
 _BOX5 = np.ones((5, 5), np.uint8)
 
@@ -151,6 +163,70 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
         if dark[py, px][int(np.argmin(now[py, px]))] and _ringed(spot, dark):
             return True
     return False
+
+
+def refuse_new_body(frame: U8, before: U8, dice: list[Die], problems: list[str], down: Down, die: float,
+                    colour: tuple[int, int, int], twin: float = 0.0) -> None:
+    """Dice with light pips on a coloured or dark body, their look calibrated as `colour` (BGR): refuse (in
+    place) every die read whose body goes on past a flat die's outline where `before` (the table before the
+    throw, as for refuse_new_side_pips) did not have its colour (M.DICE.2: a cocked die's open side face).
+
+    The die's silhouette (vision/silhouette.py: its colour in any shade connected to its top face, pips
+    filled) is taken within the band where a leaning die's side face shows (BAND past the outline of a flat
+    die of the calibrated size `die`, clear of the other dice read); of it, only what is new counts: not of
+    the die's colour before (the board's print of it, a hotel), and not a shade of what was there (a shadow
+    scales the board's colour by half or more and keeps its hue: the shadow of a black die falling on a red
+    property bar is as dark as the die; where a die lay before, blacked out, anything is). Where that exceeds
+    NEW_BODY square sides, the die leans. `twin` as for refuse_new_side_pips."""
+    body = np.array(colour, np.float32)
+    for i, d in enumerate(dice):
+        if d.value is None:
+            continue
+        others = [o for o in dice if o is not d and not (o.value is None and d.near(o, twin, die))]
+        if _new_body(frame, before, d, others, down, die, body) >= NEW_BODY:
+            dice[i] = replace(d, value=None, confidence=0.0)
+            problems[i] = NEW_BODY_REASON
+
+
+def _new_body(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float,
+              body: NDArray[np.float32]) -> float:
+    """The die `d`'s body new since `before` within its band, in square sides (`die` the calibrated side)."""
+    sil = silhouette_of(frame, d, die, (int(body[0]), int(body[1]), int(body[2])))
+    if sil is None:
+        return 0.0
+    h, w = sil.filled.shape
+    x0, y0 = int(sil.corner[0]), int(sil.corner[1])
+    centre = (d.center[0] - x0, d.center[1] - y0)
+    # A lone pip gives no turn: the top face's edges do.
+    turn = d.turn if d.value != 1 else square_turn(
+        np.asarray(cv2.cvtColor(frame[y0:y0 + h, x0:x0 + w], cv2.COLOR_BGR2GRAY), np.uint8), centre, die)
+    ys, xs = np.nonzero(sil.filled)
+    # (Nothing within 0.57 of a side of the centre along the top face's axes is more than the band's 0.1 of a
+    # side past the top face, which the flat outline holds: the band need not be asked there.)
+    c, s = math.cos(turn), math.sin(turn)
+    ru, rv = xs - centre[0], ys - centre[1]
+    out = np.maximum(np.abs(ru * c + rv * s), np.abs(rv * c - ru * s)) > (0.5 + BAND[0] / math.sqrt(2)) * die
+    ys, xs = ys[out], xs[out]
+    keep = _Band.of(d, die, turn, (x0, y0), centre, others, down, die).holds(ys, xs)
+    least = NEW_BODY * die * die
+    if keep.sum() < least:
+        return 0.0  # (not enough of the silhouette in the band, new or not: flat dice end here)
+    ys, xs = ys[keep] + y0, xs[keep] + x0
+    now = frame[ys, xs].astype(np.float32)
+    was = before[ys, xs].astype(np.float32)
+    # Of the die's colour before, within a pixel (the board's print may shift by one with the sensor's noise).
+    fh, fw = before.shape[:2]
+    ny = np.clip(ys[:, None] + _NEAR[None, :, 0], 0, fh - 1)
+    nx = np.clip(xs[:, None] + _NEAR[None, :, 1], 0, fw - 1)
+    had = of_colour(before[ny, nx].astype(np.float32), body) > 0  # (n, 9)
+    # A shade of what was there: its hue, and at least DARKER of its light. (Where before is black, nothing
+    # known, every colour is.)
+    n_now, n_was = np.sqrt((now * now).sum(axis=1)), np.sqrt((was * was).sum(axis=1))
+    shade = ((now * was).sum(axis=1) >= SAME_HUE * n_now * n_was) & (n_now >= DARKER * n_was)
+    return float((~had.any(axis=1) & ~shade).sum()) / (die * die)
+
+
+_NEAR = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.intp)
 
 
 def _ringed(spot: NDArray[np.bool_], dark: NDArray[np.bool_]) -> bool:

@@ -69,7 +69,7 @@ class Silhouette:
         ij = np.minimum(np.maximum(np.rint(local), 0.0), (x1 - x0 - 1, y1 - y0 - 1)).astype(np.int64)
         body = np.array(colour, np.float32) if colour is not None else \
             np.median(win[ij[:, 1], ij[:, 0]], axis=0).astype(np.float32)
-        like = _of_colour(win, body)
+        like = of_colour(win, body)
         _, labels = cv2.connectedComponents(like, connectivity=8)
         seeds = sample(labels.astype(np.float32), local).astype(np.int64)
         seeds = seeds[(seeds > 0) & (sample(like, local) > 0)]
@@ -111,7 +111,7 @@ class Silhouette:
         return bool(self.holds(pts).all())
 
 
-def _of_colour(win: NDArray[np.float32], body: NDArray[np.float32]) -> U8:
+def of_colour(win: NDArray[np.float32], body: NDArray[np.float32]) -> U8:
     """1 where a pixel of the window (float BGR) is a shade of the die's body colour `body`, else 0."""
     top = float(body.max())
     if top < DARK_BODY:
