@@ -42,7 +42,9 @@ no longer kept clear of, and a spot asked to be ringed by lighter pixels (vision
 white 6, red 11, black 9; everything else the same.
 2026-11-29 (`--covered 100 --sim-seeds 20 --table-seeds 30`), with a coloured die's body new since before refused
 (vision/sidepips.py refuse_new_body): one leaning, white 6, red 2, black 2 of 180 (red 14, black 7 just before);
-flat 89 / 79 / 90 and touching 81 / 77 / 89 of 90 (white / red / black), as before it.
+flat 89 / 79 / 90 and touching 81 / 77 / 89 of 90 (white / red / black), as before it. Then with the lean check of
+light pips not counting spots the table before had (vision/darkpips.py SpotsBefore): leaning 6 / 2 / 2, flat 89 /
+88 / 90, touching 81 / 85 / 89; every other row the same.
 """
 
 from __future__ import annotations

@@ -126,6 +126,12 @@ def _one_per_spot(c: Candidates) -> Candidates:
 
 # Side-face pips of a leaning die are seen at 30-60 degrees: ovals up to this elongation still count.
 SIDE_ELONG = 2.6
+# A spot was there before the throw where the table before answered the black-hat with at least this share of
+# its response now (SpotsBefore): the board's print answers alike, plain board with its noise. Of the 1,168
+# spots the lean check asked about on the simulated tables (seeds 0-19, red and black dice, 0, 8 and 18
+# degrees), most answered 0.98-1.03 or 0.01-0.05 of themselves, 60 between 0.1 and 0.8 (a die covering part
+# of a spot's surroundings, now or before): halfway.
+OLD_SHARE = 0.5
 
 NO_SPOTS = empty(True)  # a pass not run found no spots
 
@@ -145,7 +151,7 @@ class LightPass:
 
 def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
                down: Down | None = None, ones: bool = True, level: Level | None = None,
-               pip_d: float | None = None, colour: U8 | None = None) -> LightPass:
+               pip_d: float | None = None, colour: U8 | None = None, before: U8 | None = None) -> LightPass:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any;
     else `pip_d`, a pip's diameter in pixels (the reader's, vision/reader.py), else one from the frame's
     size (frame_pip_d).
@@ -158,7 +164,8 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     With the colour frame `bgr`, only white, grey or cream faces are kept: on yellow or pale green dice the
     body-first reader does better (their lone pips and oblique 2s were misread here: 8 of 50 on Byler).
     `colour`: the colour frame of an inverted pass (light pips on dark or coloured dice), where the lean
-    check counts only spots on the die's own silhouette (vision/silhouette.py).
+    check counts only spots on the die's own silhouette (vision/silhouette.py). `before`: `gray` as the table
+    looked before the throw (black where not known), whose spots the lean check does not count (SpotsBefore).
     """
     pip_d = PIP_D_PER_G * g_known if g_known else pip_d or frame_pip_d(gray.shape[1], gray.shape[0])
     floor, edge = noise_floors(gray)
@@ -175,8 +182,34 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
         faces = _white(bgr, faces)
     faces = _resolve(faces)
     if down is not None:
-        faces = [lean_check(f, c, oval, faces, down, colour) for f in faces]
+        old = None if before is None else SpotsBefore(before, odd(KERNEL_PER_DIAM * pip_d))
+        faces = [lean_check(f, c, oval, faces, down, colour, old) for f in faces]
     return LightPass(tuple(faces), c, merged, oval, (floor, edge))
+
+
+class SpotsBefore:
+    """Which spots were there before the throw: where the table before (the same plane, black where not known)
+    had a spot response at least OLD_SHARE of the spot's now, within a pixel (the print may shift by one with
+    the sensor's noise). The board's print of a die's own colour beside it makes pip-like spots on its
+    silhouette (the gaps of red lettering beside a red die: of the simulated camera's red pairs, seeds 20-49,
+    flat and touching, 11 and 13 of 90 were refused, most as leaning); a side face's pips are new. The response
+    is taken where asked, round the spots asked about (a lean check asks about the few spots near one face)."""
+
+    def __init__(self, before: U8, kernel: int) -> None:
+        self._before, self._kernel = before, kernel
+
+    def __call__(self, xy: F64, peak: F64) -> NDArray[np.bool_]:
+        h, w = self._before.shape
+        x = np.clip(np.rint(xy[:, 0]).astype(np.intp), 0, w - 1)
+        y = np.clip(np.rint(xy[:, 1]).astype(np.intp), 0, h - 1)
+        # (The response at a pixel, grown by one, depends on the pixels within 3 half-kernels and 3 px of it
+        # (a closing, the blur, the growth): in a window that much larger than the spots it is the whole
+        # image's.)
+        m = 3 * (self._kernel // 2) + 3
+        x0, y0 = max(0, int(x.min()) - m), max(0, int(y.min()) - m)
+        x1, y1 = min(w, int(x.max()) + m + 1), min(h, int(y.max()) + m + 1)
+        resp = cv2.dilate(black_hat(np.ascontiguousarray(self._before[y0:y1, x0:x1]), self._kernel), _BOX3)
+        return np.asarray(resp[y - y0, x - x0] >= OLD_SHARE * peak, bool)
 
 
 def big_ones_pass(gray: U8, g: float, grey: LightPass, bgr: U8, down: Down | None = None) -> list[LightFace]:

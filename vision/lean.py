@@ -8,6 +8,7 @@ behind. Pure: spots and faces in, the face (refused or not) out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -21,6 +22,8 @@ from vision.silhouette import Silhouette
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
+# Which of the spots at (N, 2) points, of (N,) peaks, were there before the throw.
+OldSpots = Callable[[F64, F64], NDArray[np.bool_]]
 
 # A side face's pip seen beside the top face further out than a flat die's side can reach (pitches).
 SIDE_SLACK = 0.35
@@ -37,12 +40,13 @@ ONE_STEP = np.pi / 12
 
 
 def lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFace], down: Down,
-               colour: U8 | None = None) -> LightFace:
+               colour: U8 | None = None, old: OldSpots | None = None) -> LightFace:
     """A die leaning on something shows one side face wide open, its pips round enough to be found as
     spots as strong as the top face's pips. A flat die shows only the side faces turned away from the
     camera, each at most as wide as the die's height looks there (`down`). A strong pip-sized spot just
     beyond one of the top face's edges, further out than a flat die's side face reaches, is taken for
-    the open side face of a cocked die (not a pip of another die read: those are excluded)."""
+    the open side face of a cocked die (not a pip of another die read: those are excluded). `old`: which
+    spots were there before the throw (the table's, not a side face's; vision/darkpips.py SpotsBefore)."""
     if f.value is None or len(c) == 0:
         return f
     # (Each face pip's nearest spot, and which spots are pips of a face read, for all of them at once.)
@@ -58,6 +62,12 @@ def lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFa
     side = 0.5 * f.side
     # Only the pip-like spots of no face read can be a side face's: the rest is measured for them alone.
     cand = pip_like & ~mine
+    if old is not None and cand.any():
+        # (Asked of the spots near enough to count below: within LEAN_REACH pitches of a corner's edge, or
+        # LEAN_BEHIND of the centre.)
+        ask = cand & (np.hypot(rel[:, 0], rel[:, 1]) <= max(np.sqrt(2.0) * LEAN_REACH, LEAN_BEHIND) * f.g)
+        if ask.any():
+            cand[ask] = ~old(c.xy[ask], c.peak[ask])
     sil = None
     if colour is not None and (cand.any() or reach > side):
         # Light pips: a light gap of board beside the die looks like one; a side face's pips lie on the die.

@@ -253,6 +253,15 @@ class _Part:
     faces: list[LightFace]
     down: Down | None
     level: Level | None
+    before: U8 | None = None  # the window of the table before the throw (read_dice), if given
+
+    def plane_before(self, channel: int | None) -> U8 | None:
+        """The table before's grey (channel None) or colour plane of this window, as the inverted passes take
+        it (turned over), if given."""
+        if self.before is None:
+            return None
+        plane = cv2.cvtColor(self.before, cv2.COLOR_BGR2GRAY) if channel is None else self.before[..., channel]
+        return np.ascontiguousarray(255 - plane)
 
 
 _R = TypeVar("_R")
@@ -281,7 +290,9 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
 
     `before`: the table as the same camera saw it before the throw (the roll watcher passes it; black where it
     is not known). Calibrated with the board's homography near overhead, a die is refused as cocked where
-    pips of a side face show beside its top face that were not there before (vision/sidepips.py).
+    pips of a side face show beside its top face that were not there before, or, with light pips, its body
+    (vision/sidepips.py); and the lean check does not take spots that were there for a side face's pips
+    (vision/darkpips.py SpotsBefore).
 
     Dice larger than the reader's working size are read on the frame shrunk to it (vision/scale.py): a
     phone's photo reads as fast and as well as a camera's frame; dice smaller than the development photos'
@@ -398,7 +409,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         level = _at(cam.level, win.offset) if cam else None
         grey = LightPass((), NO_SPOTS) if light_pips else light_pass(gray, g_known, sub, down, level=level,
                                                                        pip_d=pip_d)
-        parts.append(_Part(win, sub, gray, grey, [f for f in grey.faces if win.holds(f.centre)], down, level))
+        was = None if before is None or cam is None else before if changed is None else before[y0:y1, x0:x1]
+        parts.append(_Part(win, sub, gray, grey, [f for f in grey.faces if win.holds(f.centre)], down, level, was))
     # 1s marked by one large pip (Japanese dice: vision/darkpips.py, BIG_ONE_R), where the grey pass did not
     # find every die the throw should have. Calibrated only: uncalibrated, on the Byler photos (none of whose
     # 1s is large), the search found 1s where no die is (32 photos fewer read right, coverage 91.7% -> 87.9%).
@@ -421,7 +433,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
             for p in parts:
                 plane = p.gray if channel is None else p.bgr[..., channel]
                 more = light_pass(np.ascontiguousarray(255 - plane), g_known, None, p.down, ones=light_ones,
-                                  level=p.level, pip_d=pip_d, colour=p.bgr).faces
+                                  level=p.level, pip_d=pip_d, colour=p.bgr, before=p.plane_before(channel)).faces
                 p.faces += [f for f in more if p.win.holds(f.centre) and all(
                     np.hypot(f.centre[0] - o.centre[0], f.centre[1] - o.centre[1]) >= 0.8 * max(f.side, o.side)
                     for o in p.faces)]
