@@ -196,8 +196,8 @@ def main() -> int:
     ap.add_argument("--sim-tilt", type=float, default=18.0,
                     help="the simulated camera's angle off vertical, degrees (18: the tests' camera)")
     ap.add_argument("--sim-dice", default="white", choices=("white", "red", "black", "japanese"),
-                    help="the simulated dice's look: white with black pips (Monopoly's), red or black with white pips, "
-                         "japanese: white with a large red 1")
+                    help="the simulated dice's look, on the product path and behind the watcher: white with black pips "
+                         "(Monopoly's), red or black with white pips, japanese: white with a large red 1")
     models.add_option(ap)
     args = ap.parse_args()
     models.apply_option(ap, args)
@@ -214,7 +214,7 @@ def main() -> int:
     if args.sim_seeds:
         product_path(args.sim_seeds, max(1, args.repeat), args.sim_scale, args.sim_tilt, args.sim_dice)
     if args.streams:
-        watched(args.streams)
+        watched(args.streams, args.sim_dice)
     return 0
 
 
@@ -435,20 +435,23 @@ def _read_changed(cal: Calibration, image: NDArray[np.uint8], boxes: tuple[Box, 
     return read_dice(image, calibration=cal, changed=boxes, before=before)
 
 
-def watched(streams: int) -> None:
+def watched(streams: int, dice: str = "white") -> None:
     """The product's path end to end: the real reader behind the roll watcher, on simulated programmes of
     six throws with hands hovering, nudging the dice and picking them up; the time is the watcher's own
-    measure of each throw's read (RollEvent.read_ms), whole frames against only where the table changed."""
-    from hardware.simcam import SimulatedCamera
+    measure of each throw's read (RollEvent.read_ms), whole frames against only where the table changed.
+    `dice`: the dice's look, as for product_path."""
+    from hardware.simcam import DICE_LOOKS, SimulatedCamera
     from vision.watcher import RollWatcher
 
     kinds = ["ok", "off_board", "cocked", "stacked"]
-    print(f"behind the roll watcher ({streams} programmes of 6 throws, hands on; read time per throw):")
+    body, pip = DICE_LOOKS["white" if dice == "japanese" else dice]
+    print(f"behind the roll watcher ({streams} programmes of 6 throws, hands on, {dice} dice; read time per throw):")
     for changed in (False, True):
         ms: list[float] = []
         events = throws = right = wrong_ok = 0
         for seed in range(1, streams + 1):
-            cam = SimulatedCamera(seed=seed, script=[kinds[(seed + i) % 4] for i in range(6)])
+            cam = SimulatedCamera(seed=seed, script=[kinds[(seed + i) % 4] for i in range(6)], die_bgr=body,
+                                  pip_bgr=pip, big_one=dice == "japanese")
             cal = cam.calibration()
             watcher = RollWatcher(reader=partial(read_dice, calibration=cal), calibration=cal,
                                   throw_reader=partial(_read_changed, cal) if changed else None)

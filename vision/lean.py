@@ -175,7 +175,7 @@ ACROSS = 0.25
 
 
 def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Down, die: float,
-                      colour: tuple[int, int, int]) -> None:
+                      colour: tuple[int, int, int], sils: Silhouettes | None = None) -> None:
     """Near overhead, dice with light pips on a dark or coloured body (their look calibrated as `colour`):
     refuse (in place) every die read whose silhouette shows a side face open beside its top face.
 
@@ -193,12 +193,14 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
 
     Not for white dice: a white die's silhouette cannot be grown on a light board (its shaded sides are as
     dark as the board, and its hue the board's), and not on a view read from above (vision/oblique.py),
-    where refuse_faces_with_more_behind asks the same of the face's far side."""
+    where refuse_faces_with_more_behind asks the same of the face's far side. `sils`: the dice's silhouettes
+    in `frame` as grown for another check (the same `die` and `colour`)."""
+    sils = sils or Silhouettes(frame, die, colour)
     for i, d in enumerate(dice):
         if d.value is None:
             continue
         side = d.size or die
-        sil = silhouette_of(frame, d, die, colour)
+        sil = sils.of(d)
         if sil is None:
             continue
         c, si = np.cos(d.turn), np.sin(d.turn)
@@ -227,6 +229,20 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
                 dice[i] = replace(d, value=None, confidence=0.0)
                 problems[i] = "cocked: a side face shows beside the top face (the die's body goes on past it)"
                 break
+
+
+class Silhouettes:
+    """The silhouettes of the dice read in one frame (silhouette_of: a die of `die` px, of the calibrated
+    `colour`), each grown once however many checks ask for it."""
+
+    def __init__(self, frame: U8, die: float, colour: tuple[int, int, int] | None) -> None:
+        self._frame, self._die, self._colour = frame, die, colour
+        self._grown: dict[Die, Silhouette | None] = {}
+
+    def of(self, d: Die) -> Silhouette | None:
+        if d not in self._grown:
+            self._grown[d] = silhouette_of(self._frame, d, self._die, self._colour)
+        return self._grown[d]
 
 
 def silhouette_of(frame: U8, d: Die, die: float, colour: tuple[int, int, int] | None) -> Silhouette | None:

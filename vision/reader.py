@@ -27,7 +27,7 @@ from vision.colourpips import read_colour_face
 from vision.darkpips import NO_SPOTS, LightPass, big_ones_pass, light_pass
 from vision.dicenet import NO_DIE, DiceNet, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
-from vision.lean import refuse_faces_with_more_behind, refuse_open_sides
+from vision.lean import Silhouettes, refuse_faces_with_more_behind, refuse_open_sides
 from vision.lightface import SIDE_PER_G, Down, Level, LightFace
 from vision.look import DieLook
 from vision.netcheck import (
@@ -500,10 +500,12 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                                       calibration.die_color_bgr if calibration else None)
     if cam is not None:
         _drop_side_faces(dice, problems, cam, unit, expect)
+    sils = None
     if cam is not None and camera is None and light_pips and calibration and calibration.die_color_bgr:
         # Near overhead, where a leaning die's open side face lies too close to its top face for the lean
         # check's pips: its body (vision/lean.py).
-        refuse_open_sides(frame, dice, problems, cam.down, hint or unit, calibration.die_color_bgr)
+        sils = Silhouettes(frame, hint or unit, calibration.die_color_bgr)
+        refuse_open_sides(frame, dice, problems, cam.down, hint or unit, calibration.die_color_bgr, sils)
     if cam is not None and camera is None and before is not None:
         # ... and from the table before the throw: the side face's pips are new there (white dice, whose side
         # face the board hides, and the rest).
@@ -512,7 +514,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
             # (Light pips on a side face turned from the light are dim, and on a light board no darker than it
             # was: the side face's body tells, new since before. The simulated camera, seeds 20-49, one die
             # leaning: wrong `ok`s red 14 -> 2, black 7 -> 2 of 180; flat and touching pairs read the same.)
-            refuse_new_body(frame, before, dice, problems, cam.down, hint or unit, calibration.die_color_bgr, TWIN)
+            refuse_new_body(frame, before, dice, problems, cam.down, hint or unit, calibration.die_color_bgr, TWIN,
+                            sils)
     if expect is not None and hint:
         # Calibrated only. Uncalibrated, on the photos as other cameras take them, dropping twins turned two
         # photo reads with a die misread elsewhere (a dark 2 read as 3) into wrong oks: a stray unread die,

@@ -27,11 +27,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.darkpips import KERNEL_PER_DIAM, PIP_D_PER_G
-from vision.lean import silhouette_of
+from vision.lean import Silhouettes
 from vision.lightface import SIDE_PER_G, Down
 from vision.pips import black_hat, odd
 from vision.reading import Die
-from vision.silhouette import SAME_HUE, of_colour
+from vision.silhouette import SAME_HUE, Silhouette, of_colour
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -166,7 +166,7 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
 
 
 def refuse_new_body(frame: U8, before: U8, dice: list[Die], problems: list[str], down: Down, die: float,
-                    colour: tuple[int, int, int], twin: float = 0.0) -> None:
+                    colour: tuple[int, int, int], twin: float = 0.0, sils: Silhouettes | None = None) -> None:
     """Dice with light pips on a coloured or dark body, their look calibrated as `colour` (BGR): refuse (in
     place) every die read whose body goes on past a flat die's outline where `before` (the table before the
     throw, as for refuse_new_side_pips) did not have its colour (M.DICE.2: a cocked die's open side face).
@@ -177,21 +177,23 @@ def refuse_new_body(frame: U8, before: U8, dice: list[Die], problems: list[str],
     the die's colour before (the board's print of it, a hotel), and not a shade of what was there (a shadow
     scales the board's colour by half or more and keeps its hue: the shadow of a black die falling on a red
     property bar is as dark as the die; where a die lay before, blacked out, anything is). Where that exceeds
-    NEW_BODY square sides, the die leans. `twin` as for refuse_new_side_pips."""
+    NEW_BODY square sides, the die leans. `twin` as for refuse_new_side_pips; `sils`: the dice's silhouettes in
+    `frame` as grown for another check (the same `die` and `colour`)."""
     body = np.array(colour, np.float32)
+    sils = sils or Silhouettes(frame, die, colour)
     for i, d in enumerate(dice):
         if d.value is None:
             continue
         others = [o for o in dice if o is not d and not (o.value is None and d.near(o, twin, die))]
-        if _new_body(frame, before, d, others, down, die, body) >= NEW_BODY:
+        if _new_body(frame, before, d, sils.of(d), others, down, die, body) >= NEW_BODY:
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = NEW_BODY_REASON
 
 
-def _new_body(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float,
+def _new_body(frame: U8, before: U8, d: Die, sil: Silhouette | None, others: list[Die], down: Down, die: float,
               body: NDArray[np.float32]) -> float:
-    """The die `d`'s body new since `before` within its band, in square sides (`die` the calibrated side)."""
-    sil = silhouette_of(frame, d, die, (int(body[0]), int(body[1]), int(body[2])))
+    """The die `d`'s body new since `before` within its band, in square sides (`die` the calibrated side; `sil`
+    its silhouette)."""
     if sil is None:
         return 0.0
     h, w = sil.filled.shape
@@ -203,9 +205,11 @@ def _new_body(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die:
     ys, xs = np.nonzero(sil.filled)
     # (Nothing within 0.57 of a side of the centre along the top face's axes is more than the band's 0.1 of a
     # side past the top face, which the flat outline holds: the band need not be asked there.)
+    # Nor is anything further from it than the band's end past the flat outline's furthest point.
     c, s = math.cos(turn), math.sin(turn)
     ru, rv = xs - centre[0], ys - centre[1]
     out = np.maximum(np.abs(ru * c + rv * s), np.abs(rv * c - ru * s)) > (0.5 + BAND[0] / math.sqrt(2)) * die
+    out &= np.hypot(ru, rv) <= (math.sqrt(0.5) + BAND[1]) * die + math.hypot(*down(d.center)) + 1.0
     ys, xs = ys[out], xs[out]
     keep = _Band.of(d, die, turn, (x0, y0), centre, others, down, die).holds(ys, xs)
     least = NEW_BODY * die * die
