@@ -136,6 +136,10 @@ value, vision/netcheck.py NET_IS_DIE: 152 / 49), the peer 0 / 248, the lean peer
 unchanged: ours 99.88% of 1,650 right, coverage 91.67%, 154 photos ok and right, none wrong; photos 40.5 ms
 against the peer's 16.8 ms (0.42x as printed), crops 29.0 / 12.0 ms (0.42x); where changed median / mean 5.4 /
 6.8 ms against 16.0 / 16.1 ms (2.95x / 2.37x), whole 2.44x / 1.30x, 160/160 right either way.
+A later session the same day (1m43s), after the red and black dice's checks given the table before (white dice do
+not take them): the same Byler figures; photos 43.4 / 17.3 ms (0.40x), crops 31.5 / 12.3 ms (0.39x); where
+changed 6.0 / 7.8 ms (2.72x / 2.11x), 160/160 right. With `--sim-dice red` (and black), off and on: docs/vision.md,
+"Dice leaning near overhead".
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
