@@ -63,8 +63,8 @@ def lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFa
     # Only the pip-like spots of no face read can be a side face's: the rest is measured for them alone.
     cand = pip_like & ~mine
     if old is not None and cand.any():
-        # (Asked of the spots near enough to count below: within LEAN_REACH pitches of a corner's edge, or
-        # LEAN_BEHIND of the centre.)
+        # (Asked of the spots near enough to count below: LEAN_REACH pitches out along both of the face's axes,
+        # towards a corner, or LEAN_BEHIND from its centre.)
         ask = cand & (np.hypot(rel[:, 0], rel[:, 1]) <= max(np.sqrt(2.0) * LEAN_REACH, LEAN_BEHIND) * f.g)
         if ask.any():
             cand[ask] = ~old(c.xy[ask], c.peak[ask])

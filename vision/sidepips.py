@@ -203,9 +203,9 @@ def _new_body(frame: U8, before: U8, d: Die, sil: Silhouette | None, others: lis
     turn = d.turn if d.value != 1 else square_turn(
         np.asarray(cv2.cvtColor(frame[y0:y0 + h, x0:x0 + w], cv2.COLOR_BGR2GRAY), np.uint8), centre, die)
     ys, xs = np.nonzero(sil.filled)
-    # (Nothing within 0.57 of a side of the centre along the top face's axes is more than the band's 0.1 of a
-    # side past the top face, which the flat outline holds: the band need not be asked there.)
-    # Nor is anything further from it than the band's end past the flat outline's furthest point.
+    # (The band need not be asked within 0.57 of a side of the centre along the top face's axes, never 0.1 of a
+    # side past the top face, which the flat outline holds; nor further out than the band's end past the
+    # outline's furthest point.)
     c, s = math.cos(turn), math.sin(turn)
     ru, rv = xs - centre[0], ys - centre[1]
     out = np.maximum(np.abs(ru * c + rv * s), np.abs(rv * c - ru * s)) > (0.5 + BAND[0] / math.sqrt(2)) * die
