@@ -91,6 +91,18 @@ def test_the_boards_print_of_the_dies_colour_was_there_before() -> None:
     assert not _refused(frame, blacked, die)
 
 
+def test_the_boards_print_a_little_off_since_before_is_still_the_print() -> None:
+    """A camera knocked between the table before and the throw moves the board's print by a few pixels: a red bar
+    against a flat red die, 3 px further out than before, is no new side face."""
+    x, y, h = int(CENTRE[0]), int(CENTRE[1]), int(SIDE / 2)
+    before = _table()
+    cv2.rectangle(before, (x + h - 3, y - h), (x + h + 9, y + h - 1), RED, -1)
+    frame = _table()
+    cv2.rectangle(frame, (x + h, y - h), (x + h + 12, y + h - 1), RED, -1)
+    die = _die(frame)
+    assert not _refused(frame, before, die)
+
+
 def test_a_shadow_is_a_shade_of_what_was_there() -> None:
     """A black die's shadow falling on a dark red bar beside it makes the bar as dark as the die; the shadow keeps
     the bar's hue and half its light, a side face does not."""
