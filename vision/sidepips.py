@@ -83,10 +83,16 @@ def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[
     for i, d in enumerate(dice):
         if d.value is None:
             continue
-        others = [o for o in dice if o is not d and not (o.value is None and d.near(o, twin, die))]
+        others = _others(dice, d, twin, die)
         if _new_pip(frame, before, d, others, down, die, light_pips):
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = "cocked: a side face's pips show beside the top face (not there before the throw)"
+
+
+def _others(dice: list[Die], d: Die, twin: float, die: float) -> list[Die]:
+    """The dice read beside `d` whose outlines its side face is kept clear of: all but an unread die closer than
+    `twin` sides, which is `d`'s own side face or shadow read again (the reader's TWIN)."""
+    return [o for o in dice if o is not d and not (o.value is None and d.near(o, twin, die))]
 
 
 def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float, light_pips: bool) -> bool:
@@ -184,7 +190,7 @@ def refuse_new_body(frame: U8, before: U8, dice: list[Die], problems: list[str],
     for i, d in enumerate(dice):
         if d.value is None:
             continue
-        others = [o for o in dice if o is not d and not (o.value is None and d.near(o, twin, die))]
+        others = _others(dice, d, twin, die)
         if _new_body(frame, before, d, sils.of(d), others, down, die, body) >= NEW_BODY:
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = NEW_BODY_REASON
