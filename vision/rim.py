@@ -101,6 +101,16 @@ def first_extent(gray: U8, centre: tuple[float, float], g: float, thetas: F64, c
     return int(np.argmax(np.where(good, best, -1.0)))
 
 
+def medians_without(vals: F64, skip: NDArray[np.bool_]) -> F64:
+    """The median of each row of `vals` (T, P) over the points not in `skip`; every row keeps one at least.
+    np.nanmedian's values with the skipped points NaN, from one sort (NaNs sort last) without its overhead:
+    a third of a millisecond a call on the rows of one face."""
+    n = (~skip).sum(axis=1)
+    rows = np.sort(np.where(skip, np.nan, vals), axis=1)
+    at = np.arange(len(rows))
+    return np.asarray(0.5 * (rows[at, (n - 1) // 2] + rows[at, n // 2]), np.float64)
+
+
 def _rim_shares(gray: U8, centre: tuple[float, float], g: float, thetas: F64, contrast: float,
                 clear_from: float | None, edge: float, pips: F64 | None = None,
                 tail_g: float = PIP_TAIL) -> tuple[NDArray[np.bool_], F64]:
@@ -123,8 +133,7 @@ def _rim_shares(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
         if tail.all(axis=1).any():
             return np.zeros(len(thetas), bool), np.zeros((len(thetas), len(_S)))
         if tail.any():  # (most faces have none: no median to take)
-            rest = np.nanmedian(np.where(tail, np.nan, vals), axis=1, keepdims=True)
-            vals = np.where(tail, rest, vals)
+            vals = np.where(tail, medians_without(vals, tail)[:, None], vals)
     vals.sort(axis=1)
     m = vals.shape[1]
     face = 0.5 * (vals[:, (m - 1) // 2] + vals[:, m // 2])  # the median, without its overhead

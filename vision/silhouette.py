@@ -70,16 +70,21 @@ class Silhouette:
         body = np.array(colour, np.float32) if colour is not None else \
             np.median(win[ij[:, 1], ij[:, 0]], axis=0).astype(np.float32)
         like = of_colour(win, body)
-        _, labels = cv2.connectedComponents(like, connectivity=8)
+        n, labels = cv2.connectedComponents(like, connectivity=8)
         seeds = sample(labels.astype(np.float32), local).astype(np.int64)
         seeds = seeds[(seeds > 0) & (sample(like, local) > 0)]
         if seeds.size == 0:
             return None
-        die = np.isin(labels, np.unique(seeds))
+        # (Labels looked up in a table of flags rather than np.isin: a tenth of the time on a window.)
+        grown = np.zeros(n, bool)
+        grown[seeds] = True
+        die = grown[labels]
         # Holes: what is not the die and does not reach the window's border (a pip, a glint, a gap it encloses).
-        _, rest = cv2.connectedComponents((~die).astype(np.uint8), connectivity=4)
-        border = np.unique(np.concatenate([rest[0], rest[-1], rest[:, 0], rest[:, -1]]))
-        holes = ~die & ~np.isin(rest, border)
+        m, rest = cv2.connectedComponents((~die).astype(np.uint8), connectivity=4)
+        outer = np.zeros(m, bool)
+        for edge in (rest[0], rest[-1], rest[:, 0], rest[:, -1]):
+            outer[edge] = True
+        holes = ~die & ~outer[rest]
         return cls(np.asarray(die | holes, np.uint8), (float(x0), float(y0)), np.asarray(holes, np.uint8))
 
     def holds(self, pts: F64) -> NDArray[np.bool_]:
@@ -112,12 +117,16 @@ class Silhouette:
 
 
 def of_colour(win: NDArray[np.float32], body: NDArray[np.float32]) -> U8:
-    """1 where a pixel of the window (float BGR) is a shade of the die's body colour `body`, else 0."""
+    """1 where a pixel of the window (float BGR, any shape ending in 3) is a shade of the die's body colour `body`,
+    else 0."""
+    # (Channel by channel, not reduced along the last axis: numpy's reductions over an axis of three take 10-30
+    # times as long as the elementwise form, with the same values.)
+    b, g, r = win[..., 0], win[..., 1], win[..., 2]
     top = float(body.max())
     if top < DARK_BODY:
-        return np.asarray(win.max(axis=2) <= top + DARK_SLACK, np.uint8)
+        return np.asarray(np.maximum(np.maximum(b, g), r) <= top + DARK_SLACK, np.uint8)
     bb = float(body @ body)
     dot = win @ body
-    norm = np.sqrt((win * win).sum(axis=2) * bb) + 1e-6
+    norm = np.sqrt((b * b + g * g + r * r) * bb) + 1e-6
     shade = dot / bb
     return np.asarray((dot / norm >= SAME_HUE) & (shade >= SHADE[0]) & (shade <= SHADE[1]), np.uint8)

@@ -12,8 +12,10 @@ from vision.bodies import _floored_median_multiple, measure_die_size, segment
 from vision.darkpips import _ONE_ANGLES, _one_per_spot
 from vision.faces import _patch, motion_smear
 from vision.layout import LAYOUTS, _skew, fit_layout, skew_of
-from vision.pips import Candidates
-from vision.rim import face_extent, first_extent
+from vision.pips import Candidates, sample
+from vision.rim import face_extent, first_extent, medians_without
+from vision.sidepips import _outside
+from vision.silhouette import DARK_BODY, DARK_SLACK, SAME_HUE, SHADE, WINDOW, Silhouette
 
 
 def test_closed_form_skew_matches_least_squares() -> None:
@@ -219,3 +221,75 @@ def test_plain_float_fit_layout_matches_its_numpy_form() -> None:
         fitted += value is not None
         refused += value is None
     assert fitted > 1000 and refused > 500  # both outcomes exercised
+
+
+def test_medians_without_match_nanmedian() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(3000):
+        t, p = int(rng.integers(1, 9)), int(rng.integers(1, 30))
+        vals = rng.uniform(0, 255, (t, p))
+        if rng.uniform() < 0.5:
+            vals = np.round(vals)  # ties, as grey levels give
+        skip = rng.uniform(size=(t, p)) < rng.uniform()
+        skip[np.arange(t), rng.integers(0, p, t)] = False  # every row keeps a point
+        want = np.nanmedian(np.where(skip, np.nan, vals), axis=1)
+        assert np.array_equal(medians_without(vals, skip), want)
+
+
+def _silhouette_by_isin(bgr: np.ndarray, centre: tuple[float, float], side: float, body_points: np.ndarray,
+                        colour: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Silhouette.of's masks as first written: the reductions over the colour axis and np.isin on the labels."""
+    h, w = bgr.shape[:2]
+    r = int(np.ceil(WINDOW * side)) + 2
+    x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
+    x1, y1 = min(w, int(centre[0]) + r + 1), min(h, int(centre[1]) + r + 1)
+    win = bgr[y0:y1, x0:x1].astype(np.float32)
+    body = np.array(colour, np.float32)
+    if float(body.max()) < DARK_BODY:
+        like = np.asarray(win.max(axis=2) <= float(body.max()) + DARK_SLACK, np.uint8)
+    else:
+        bb = float(body @ body)
+        dot = win @ body
+        shade = dot / bb
+        cos = dot / (np.sqrt((win * win).sum(axis=2) * bb) + 1e-6)
+        like = np.asarray((cos >= SAME_HUE) & (shade >= SHADE[0]) & (shade <= SHADE[1]), np.uint8)
+    _, labels = cv2.connectedComponents(like, connectivity=8)
+    local = body_points - np.array([x0, y0], np.float64)
+    seeds = sample(labels.astype(np.float32), local).astype(np.int64)
+    seeds = seeds[(seeds > 0) & (sample(like, local) > 0)]
+    die = np.isin(labels, np.unique(seeds))
+    _, rest = cv2.connectedComponents((~die).astype(np.uint8), connectivity=4)
+    border = np.unique(np.concatenate([rest[0], rest[-1], rest[:, 0], rest[:, -1]]))
+    holes = ~die & ~np.isin(rest, border)
+    return np.asarray(die | holes, np.uint8), np.asarray(holes, np.uint8)
+
+
+@pytest.mark.parametrize("colour", [(40, 40, 190), (38, 36, 34)])  # a red die, and a dark one (DARK_BODY)
+def test_silhouette_matches_its_first_form(colour: tuple[int, int, int]) -> None:
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        # Every pixel either any colour or a shade of the die's (a quarter to four and a half times it, with
+        # noise): pixels on both sides of every bound, and ragged regions, holes and all.
+        h, w = 120, 140
+        shade = np.clip(np.array(colour, np.float64) * rng.uniform(0.2, 4.5, (h, w, 1))
+                        + rng.normal(0, 6, (h, w, 3)), 0, 255)
+        frame = np.where(rng.uniform(size=(h, w, 1)) < 0.45, rng.uniform(0, 256, (h, w, 3)), shade).astype(np.uint8)
+        centre = (float(rng.uniform(30, 110)), float(rng.uniform(30, 90)))
+        x, y = int(centre[0]), int(centre[1])
+        frame[y - 8:y + 9, x - 8:x + 9] = colour
+        frame[y - 2:y + 3, x + 2:x + 7] = 240  # a pip: a hole
+        pts = np.array(centre) + rng.uniform(-6, 6, (9, 2))
+        got = Silhouette.of(frame, centre, 25.0, pts, colour)
+        assert got is not None
+        filled, holes = _silhouette_by_isin(frame, centre, 25.0, pts, colour)
+        assert np.array_equal(got.filled, filled) and np.array_equal(got.holes, holes)
+        assert holes.any() and filled.mean() < 0.9  # (not the whole window)
+
+
+def test_outside_measures_the_distance_to_a_convex_hull() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        hull = cv2.convexHull(rng.uniform(0, 60, (8, 2)).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+        pts = rng.uniform(-20, 80, (50, 2))
+        want = [max(0.0, -cv2.pointPolygonTest(hull.astype(np.float32), (float(x), float(y)), True)) for x, y in pts]
+        assert _outside(pts, hull) == pytest.approx(want, abs=1e-3)
