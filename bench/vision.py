@@ -140,6 +140,11 @@ A later session the same day (1m43s), after the red and black dice's checks give
 not take them): the same Byler figures; photos 43.4 / 17.3 ms (0.40x), crops 31.5 / 12.3 ms (0.39x); where
 changed 6.0 / 7.8 ms (2.72x / 2.11x), 160/160 right. With `--sim-dice red` (and black), off and on: docs/vision.md,
 "Dice leaning near overhead".
+The next session (1m38s), after the silhouettes and body checks without numpy's reductions over the colour axis
+(docs/vision.md, "Speed work, 2026-11-29"; the same reads): the same Byler figures; photos 40.0 / 16.5 ms (0.41x),
+crops 28.6 / 12.0 ms (0.42x); where changed 5.5 / 7.3 ms (2.94x / 2.21x), 160/160 right. `--no-photos --sim-dice
+red` (and black): where changed 7.1 / 9.4 ms (2.22x / 1.69x) and 7.0 / 9.3 ms (2.25x / 1.69x), against 8.2 / 11.1
+and 10.0 / 11.7 ms (2.01x / 1.50x and 1.65x / 1.42x) at the session's start; 160/160 right either way.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
