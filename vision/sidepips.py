@@ -31,7 +31,7 @@ from vision.lean import Silhouettes
 from vision.lightface import SIDE_PER_G, Down
 from vision.pips import black_hat, odd
 from vision.reading import Die
-from vision.silhouette import SAME_HUE, Silhouette, of_colour
+from vision.silhouette import SAME_HUE, Silhouette, dot3, of_colour
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -235,8 +235,8 @@ def _new_body(frame: U8, before: U8, d: Die, sil: Silhouette | None, others: lis
     had = of_colour(before[ny, nx].astype(np.float32), body) > 0  # (n, 9)
     # A shade of what was there: its hue, and at least DARKER of its light. (Where before is black, nothing
     # known, every colour is.)
-    n_now, n_was = np.sqrt(_dot3(now, now)), np.sqrt(_dot3(was, was))
-    shade = (_dot3(now, was) >= SAME_HUE * n_now * n_was) & (n_now >= DARKER * n_was)
+    n_now, n_was = np.sqrt(dot3(now, now)), np.sqrt(dot3(was, was))
+    shade = (dot3(now, was) >= SAME_HUE * n_now * n_was) & (n_now >= DARKER * n_was)
     return float((~had.any(axis=1) & ~shade).sum()) / (die * die)
 
 
@@ -297,12 +297,6 @@ def _outline(centre: tuple[float, float], side: float, turn: float, down: Down) 
     dv = np.array(down(centre), np.float64)
     return np.asarray(cv2.convexHull(np.vstack([corners, corners + dv]).astype(np.float32)).reshape(-1, 2),
                       np.float64)
-
-
-def _dot3(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
-    """Row by row dot products of two (n, 3) arrays: (a * b).sum(axis=1)'s values, column by column (numpy's
-    reduction over an axis of three costs many times the elementwise form)."""
-    return np.asarray(a[:, 0] * b[:, 0] + a[:, 1] * b[:, 1] + a[:, 2] * b[:, 2], np.float32)
 
 
 def _outside(pts: F64, hull: F64) -> F64:

@@ -119,14 +119,18 @@ class Silhouette:
 def of_colour(win: NDArray[np.float32], body: NDArray[np.float32]) -> U8:
     """1 where a pixel of the window (float BGR, any shape ending in 3) is a shade of the die's body colour `body`,
     else 0."""
-    # (Channel by channel, not reduced along the last axis: numpy's reductions over an axis of three take 10-30
-    # times as long as the elementwise form, with the same values.)
-    b, g, r = win[..., 0], win[..., 1], win[..., 2]
     top = float(body.max())
     if top < DARK_BODY:
-        return np.asarray(np.maximum(np.maximum(b, g), r) <= top + DARK_SLACK, np.uint8)
+        # (Channel by channel, not win.max(axis=-1): see dot3.)
+        return np.asarray(np.maximum(np.maximum(win[..., 0], win[..., 1]), win[..., 2]) <= top + DARK_SLACK, np.uint8)
     bb = float(body @ body)
     dot = win @ body
-    norm = np.sqrt((b * b + g * g + r * r) * bb) + 1e-6
+    norm = np.sqrt(dot3(win, win) * bb) + 1e-6
     shade = dot / bb
     return np.asarray((dot / norm >= SAME_HUE) & (shade >= SHADE[0]) & (shade <= SHADE[1]), np.uint8)
+
+
+def dot3(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Pixel by pixel dot products of two colour arrays (any shape ending in 3): (a * b).sum(axis=-1)'s values,
+    channel by channel. Numpy reduces an axis of three 10-30 times slower than the elementwise form."""
+    return np.asarray(a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1] + a[..., 2] * b[..., 2], np.float32)
