@@ -151,7 +151,8 @@ class LightPass:
 
 def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
                down: Down | None = None, ones: bool = True, level: Level | None = None,
-               pip_d: float | None = None, colour: U8 | None = None, before: U8 | None = None) -> LightPass:
+               pip_d: float | None = None, colour: U8 | None = None, before: U8 | None = None,
+               floors: tuple[float, float] | None = None) -> LightPass:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any;
     else `pip_d`, a pip's diameter in pixels (the reader's, vision/reader.py), else one from the frame's
     size (frame_pip_d).
@@ -166,9 +167,11 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     `colour`: the colour frame of an inverted pass (light pips on dark or coloured dice), where the lean
     check counts only spots on the die's own silhouette (vision/silhouette.py). `before`: `gray` as the table
     looked before the throw (black where not known), whose spots the lean check does not count (SpotsBefore).
+    `floors`: the image's noise_floors where they are known already (the inverted grey pass takes the grey
+    pass's: the noise estimate is blind to the image's sign).
     """
     pip_d = PIP_D_PER_G * g_known if g_known else pip_d or frame_pip_d(gray.shape[1], gray.shape[0])
-    floor, edge = noise_floors(gray)
+    floor, edge = floors or noise_floors(gray)
     c, oval, resp = _all_spots(gray, pip_d, True, floor)
     merged = _merged(c, oval)
     faces = _proposals(gray, c, resp, g_known, merged, level, edge)

@@ -15,6 +15,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision import morph
+
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
 
@@ -65,8 +67,7 @@ def black_hat(gray: U8, kernel: int) -> U8:
 def hat(gray: U8, kernel: int, op: int) -> U8:
     """A black-hat or top-hat (`op`) of `gray` with a disc `kernel` pixels across, lightly smoothed: one maximum
     per pip even where JPEG blocks or a flat-bottomed pip give a ragged top."""
-    k = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel)), dtype=np.uint8)
-    return np.asarray(cv2.GaussianBlur(cv2.morphologyEx(gray, op, k), (3, 3), 0.8), dtype=np.uint8)
+    return np.asarray(cv2.GaussianBlur(morph.hat(gray, kernel, op), (3, 3), 0.8), dtype=np.uint8)
 
 
 def detect(resp: U8, floor: float, max_radius: int, dark: bool) -> Candidates:

@@ -102,6 +102,16 @@ def squash_of(shape: F64) -> float:
     return float(np.sqrt(max(low, 0.0) / high)) if high > 0 else 1.0
 
 
+def _median_u8(px: U8) -> float:
+    """np.median of uint8 values, from their histogram (a partition of the patch's core cost more)."""
+    n = px.size
+    cum = np.cumsum(np.bincount(px.ravel(), minlength=256))
+    # The k-th smallest value (from 0) is the first level whose running count exceeds k.
+    lower = int(np.searchsorted(cum, (n - 1) // 2 + 1))
+    upper = int(np.searchsorted(cum, n // 2 + 1))
+    return (lower + upper) / 2.0
+
+
 def pip_moments(bgr: U8, centre: tuple[float, float], side: float, theta: float, light: bool = False,
                 most_r: float = PIP_R[1]) -> PipMoments:
     """The pips on the face of side `side` pixels at `centre`, its grid turned `theta` radians: dark pips
@@ -128,24 +138,25 @@ def pip_moments(bgr: U8, centre: tuple[float, float], side: float, theta: float,
         grey = 255 - grey
     local = (centre[0] - x0, centre[1] - y0)
     m = np.hstack([s * rot, (np.array([n / 2, n / 2]) - s * rot @ np.array(local))[:, None]])
-    g = np.asarray(cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
-                   np.float32)
+    g8 = np.asarray(cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
+                    np.uint8)
     lo, hi = int(np.ceil(n / 2 - INNER * n)), int(np.floor(n / 2 + INNER * n))
     core = np.s_[lo:hi + 1, lo:hi + 1]
-    body = float(np.median(g[core]))
-    dark = np.clip(body - g, 0.0, None)
-    split, _ = cv2.threshold(np.clip(dark[core], 0, 255).astype(np.uint8), 0, 255,
-                             cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    body = _median_u8(g8[core])
+    # Only the core's pixels count from here on: each measure is taken on them alone, the same as on the
+    # whole patch with nothing outside the core.
+    dark = np.clip(body - g8[core].astype(np.float32), 0.0, None)
+    split, _ = cv2.threshold(np.clip(dark, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr = max(float(split), 20.0)
-    inside = np.zeros((n, n), np.uint8)
-    inside[core] = dark[core] > thr
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((dark > thr).view(np.uint8), connectivity=8)
     a_min, a_max = np.pi * (PIP_R[0] * n) ** 2, np.pi * (most_r * n) ** 2
     shape = np.zeros((2, 2))
     count, roundest = 0, 0.0
     bx, by, bw, bh, areas = (stats[:, j] for j in range(5))
-    pips = np.flatnonzero((areas >= a_min) & (areas <= a_max) & (bx > lo) & (by > lo) & (bx + bw - 1 < hi)
-                          & (by + bh - 1 < hi))
+    # (Clear of the core's rim: in the core's own pixels, its first and last rows and columns are 0 and
+    # hi - lo.)
+    pips = np.flatnonzero((areas >= a_min) & (areas <= a_max) & (bx > 0) & (by > 0) & (bx + bw - 1 < hi - lo)
+                          & (by + bh - 1 < hi - lo))
     for i in pips[pips > 0]:
         roi = np.s_[int(by[i]):int(by[i] + bh[i]), int(bx[i]):int(bx[i] + bw[i])]
         wt = np.where(labels[roi] == i, dark[roi] - thr / 2, 0.0).astype(np.float32)

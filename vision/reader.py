@@ -432,8 +432,11 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                 break
             for p in parts:
                 plane = p.gray if channel is None else p.bgr[..., channel]
+                # (The grey plane's noise floors, where its pass ran, are the inverted plane's: scene.noise_sigma.)
+                known = p.grey.floors if channel is None and not light_pips else None
                 more = light_pass(np.ascontiguousarray(255 - plane), g_known, None, p.down, ones=light_ones,
-                                  level=p.level, pip_d=pip_d, colour=p.bgr, before=p.plane_before(channel)).faces
+                                  level=p.level, pip_d=pip_d, colour=p.bgr, before=p.plane_before(channel),
+                                  floors=known).faces
                 p.faces += [f for f in more if p.win.holds(f.centre) and all(
                     np.hypot(f.centre[0] - o.centre[0], f.centre[1] - o.centre[1]) >= 0.8 * max(f.side, o.side)
                     for o in p.faces)]

@@ -74,7 +74,8 @@ def noise_sigma(gray: U8) -> float:
     lettering (a minority of pixels) do not count as noise. A dim room's webcam or a Pi camera at high gain
     shows 3-8 levels; the Byler photos (a phone's denoised JPEGs) 0 (the median response is nil), the
     simulated camera 1.5; Gaussian noise of 6 levels per colour channel added to the Byler photos reads as
-    3.95-4.2, the 4.0 it is in grey.
+    3.95-4.2, the 4.0 it is in grey. The same, exactly, for the image inverted (255 - gray): the mask's
+    weights sum to nil, so its response there is the response here turned over (the reader reuses it).
     """
     # On every other pixel each way (a quarter of the work): pixel noise is independent from pixel to pixel,
     # so the mask sees the same noise two pixels apart (Byler with noise, the simulated camera: the same

@@ -55,6 +55,8 @@ def test_noise_sigma_measures_added_noise_through_dice_and_edges(sd: float) -> N
     gray = cv2.cvtColor(noisy(base, sd), cv2.COLOR_BGR2GRAY)
     # Per-channel noise sd becomes 0.668 sd in grey (BT.601 weights), minus a little lost to clipping.
     assert noise_sigma(gray) == pytest.approx(0.668 * sd, abs=0.6)
+    # The reader's inverted grey pass takes the grey pass's floors: the estimate is blind to the sign.
+    assert noise_sigma(np.ascontiguousarray(255 - gray)) == noise_sigma(gray)
 
 
 @pytest.mark.parametrize("gains", [WARM, COOL])

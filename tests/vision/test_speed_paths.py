@@ -13,6 +13,7 @@ from vision.darkpips import _ONE_ANGLES, _one_per_spot
 from vision.faces import _patch, motion_smear
 from vision.layout import LAYOUTS, _skew, fit_layout, skew_of
 from vision.pips import Candidates, sample
+from vision.pipshape import INNER, PATCH, PIP_R, _median_u8, pip_moments, squash_of
 from vision.rim import face_extent, first_extent, medians_without
 from vision.sidepips import _outside
 from vision.silhouette import DARK_BODY, DARK_SLACK, SAME_HUE, SHADE, WINDOW, Silhouette
@@ -293,3 +294,75 @@ def test_outside_measures_the_distance_to_a_convex_hull() -> None:
         pts = rng.uniform(-20, 80, (50, 2))
         want = [max(0.0, -cv2.pointPolygonTest(hull.astype(np.float32), (float(x), float(y)), True)) for x, y in pts]
         assert _outside(pts, hull) == pytest.approx(want, abs=1e-3)
+
+
+def _pip_moments_first_form(bgr: np.ndarray, centre: tuple[float, float], side: float, theta: float,
+                            light: bool) -> tuple[np.ndarray, int, float, float]:
+    """vision/pipshape.py pip_moments as first written: the whole patch in float, np.median, the core's
+    pips labelled in a patch of zeros."""
+    n = PATCH
+    s = n / side
+    c, si = float(np.cos(theta)), float(np.sin(theta))
+    rot = np.array([[c, si], [-si, c]])
+    h, w = bgr.shape[:2]
+    r = int(np.ceil(0.75 * side)) + 2
+    x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
+    x1, y1 = min(w, int(centre[0]) + r + 1), min(h, int(centre[1]) + r + 1)
+    grey = cv2.cvtColor(np.ascontiguousarray(bgr[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY)
+    if light:
+        grey = 255 - grey
+    local = (centre[0] - x0, centre[1] - y0)
+    m = np.hstack([s * rot, (np.array([n / 2, n / 2]) - s * rot @ np.array(local))[:, None]])
+    g = np.asarray(cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
+                   np.float32)
+    lo, hi = int(np.ceil(n / 2 - INNER * n)), int(np.floor(n / 2 + INNER * n))
+    core = np.s_[lo:hi + 1, lo:hi + 1]
+    body = float(np.median(g[core]))
+    dark = np.clip(body - g, 0.0, None)
+    split, _ = cv2.threshold(np.clip(dark[core], 0, 255).astype(np.uint8), 0, 255,
+                             cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = max(float(split), 20.0)
+    inside = np.zeros((n, n), np.uint8)
+    inside[core] = dark[core] > thr
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
+    a_min, a_max = np.pi * (PIP_R[0] * n) ** 2, np.pi * (PIP_R[1] * n) ** 2
+    shape, count, roundest = np.zeros((2, 2)), 0, 0.0
+    bx, by, bw, bh, areas = (stats[:, j] for j in range(5))
+    pips = np.flatnonzero((areas >= a_min) & (areas <= a_max) & (bx > lo) & (by > lo) & (bx + bw - 1 < hi)
+                          & (by + bh - 1 < hi))
+    for i in pips[pips > 0]:
+        roi = np.s_[int(by[i]):int(by[i] + bh[i]), int(bx[i]):int(bx[i] + bw[i])]
+        mo = cv2.moments(np.where(labels[roi] == i, dark[roi] - thr / 2, 0.0).astype(np.float32))
+        cov = np.array([[mo["mu20"], mo["mu11"]], [mo["mu11"], mo["mu02"]]]) / mo["m00"]
+        det = float(np.linalg.det(cov))
+        if det > 0.0:
+            shape += cov / np.sqrt(det)
+            count += 1
+            roundest = max(roundest, squash_of(cov))
+    return (shape / count if count else shape), count, roundest, body
+
+
+def test_pip_moments_match_their_first_form() -> None:
+    rng = np.random.default_rng(6)
+    looks = [((235, 238, 240), (25, 25, 25)), ((40, 38, 36), (245, 245, 245)), ((60, 60, 200), (240, 240, 240))]
+    measured = 0
+    for k in range(36):
+        body, pip = looks[k % 3]
+        angle, squash = float(rng.uniform(0, 90)), float(rng.choice([1.0, 0.8, 0.6]))
+        frame = render([DieSpec(k % 6 + 1, (250, 220), angle=angle, squash=squash, body=body, pip=pip)], seed=k)
+        centre = (250.0 + float(rng.uniform(-3, 3)), 220.0 + float(rng.uniform(-3, 3)))
+        for light in (False, True):
+            side = float(rng.uniform(36, 60))
+            got = pip_moments(frame, centre, side, np.radians(angle), light=light)
+            shape, count, roundest, grey = _pip_moments_first_form(frame, centre, side, np.radians(angle), light)
+            assert np.array_equal(got.shape, shape) and got.count == count
+            assert got.roundest == roundest and got.body == grey
+            measured += count > 0
+    assert measured >= 30  # (pips were measured, not only blank faces compared)
+
+
+def test_the_median_of_uint8_values_is_numpys() -> None:
+    rng = np.random.default_rng(8)
+    for n in (1, 2, 3, 10, 77 * 77, 1000):
+        px = rng.integers(0, 256, n).astype(np.uint8)
+        assert _median_u8(px) == float(np.median(px.astype(np.float32)))

@@ -1,0 +1,92 @@
+"""Black-hats and top-hats with OpenCV's disc (MORPH_ELLIPSE) kernels, the same maps for less time on
+whole frames.
+
+OpenCV filters with a kernel that is not a rectangle row by row of the kernel: a 15 px disc costs some
+fifteen passes over the image for each dilation or erosion. A disc is a union of centred rectangles, one for
+each of its row widths (the 15 px one: 1x15, 9x13, 11x11, 13x9 and 15x5), and a dilation by a union is the
+maximum of the dilations by its parts; a dilation by a rectangle is a row pass then a column pass, and each
+row pass here starts from the narrower one before it (a row of width a dilated by one of width b is one of
+width a + b - 1). Pixels beyond the frame count as nothing (OpenCV's default border for morphology) for
+every part alike, so the maps are the same to the last pixel (tests/vision/test_morph.py checks them
+against cv2.morphologyEx). It pays on large frames and wide discs only: elsewhere the passes' own overhead
+is more than they save, and OpenCV filters the frame itself (FROM_KERNEL, FROM_PIXELS). On a 640x480
+frame, 2026-11-29 (2-core AMD EPYC): a 15 px black-hat 0.70 -> 0.48 ms, 19 px 1.08 -> 0.61 ms.
+
+Pure: an image in, an image out.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+U8 = NDArray[np.uint8]
+
+# The decomposition is used from this disc width and this many pixels on (below either OpenCV's own filter
+# was as fast or faster: 640x480, 13 px 0.50 against 0.46 ms; 200x200, 15 px 0.20 against 0.17 ms).
+FROM_KERNEL = 15
+FROM_PIXELS = 200 * 200
+
+
+@cache
+def disc(kernel: int) -> U8:
+    """OpenCV's disc `kernel` pixels across (MORPH_ELLIPSE)."""
+    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel)), dtype=np.uint8)
+
+
+@cache
+def rectangles(kernel: int) -> tuple[tuple[int, int], ...] | None:
+    """The centred rectangles (width, height), narrowest first, whose union is disc(kernel); None where the
+    disc is not such a union (an even width, whose centre is no pixel)."""
+    se = disc(kernel)
+    n = se.shape[0]
+    widths = se.sum(axis=1)
+    parts = tuple((int(w), int((widths >= w).sum())) for w in sorted(set(widths.tolist())))
+    union = np.zeros_like(se)
+    c = n // 2
+    for w, h in parts:
+        if w % 2 == 0 or h % 2 == 0:
+            return None
+        union[c - h // 2:c + h // 2 + 1, c - w // 2:c + w // 2 + 1] = 1
+    return parts if np.array_equal(union, se) else None
+
+
+@cache
+def _line(length: int, across: bool) -> U8:
+    return np.ones((1, length) if across else (length, 1), np.uint8)
+
+
+def _by_rectangles(img: U8, parts: tuple[tuple[int, int], ...], grow: bool) -> U8:
+    """`img` dilated (`grow`) or eroded by the union of `parts`."""
+    step = cv2.dilate if grow else cv2.erode
+    keep = cv2.max if grow else cv2.min
+    rows, width = img, 1
+    out: U8 | None = None
+    for w, h in parts:
+        if w > width:
+            rows, width = np.asarray(step(rows, _line(w - width + 1, True)), dtype=np.uint8), w
+        part = np.asarray(step(rows, _line(h, False)), dtype=np.uint8) if h > 1 else rows
+        if out is None:
+            out = part.copy() if part is img else part
+        else:
+            keep(out, part, dst=out)
+    assert out is not None  # (a disc has one row at least)
+    return out
+
+
+def hat(gray: U8, kernel: int, op: int) -> U8:
+    """cv2.morphologyEx(gray, op, disc(kernel)) for op MORPH_BLACKHAT or MORPH_TOPHAT, single-channel uint8."""
+    if op not in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        raise ValueError(f"morph.hat: op {op} is neither MORPH_BLACKHAT nor MORPH_TOPHAT")
+    parts = rectangles(kernel) if kernel >= FROM_KERNEL and gray.size >= FROM_PIXELS else None
+    if parts is None or gray.ndim != 2:
+        return np.asarray(cv2.morphologyEx(gray, op, disc(kernel)), dtype=np.uint8)
+    if op == cv2.MORPH_BLACKHAT:
+        # closing - image: the dilation, then the erosion of that
+        closed = _by_rectangles(_by_rectangles(gray, parts, True), parts, False)
+        return np.asarray(cv2.subtract(closed, gray), dtype=np.uint8)
+    opened = _by_rectangles(_by_rectangles(gray, parts, False), parts, True)
+    return np.asarray(cv2.subtract(gray, opened), dtype=np.uint8)
