@@ -145,6 +145,11 @@ The next session (1m38s), after the silhouettes and body checks without numpy's 
 crops 28.6 / 12.0 ms (0.42x); where changed 5.5 / 7.3 ms (2.94x / 2.21x), 160/160 right. `--no-photos --sim-dice
 red` (and black): where changed 7.1 / 9.4 ms (2.22x / 1.69x) and 7.0 / 9.3 ms (2.25x / 1.69x), against 8.2 / 11.1
 and 10.0 / 11.7 ms (2.01x / 1.50x and 1.65x / 1.42x) at the session's start; 160/160 right either way.
+The next session (1m32s), after the photo path's disc black-hats made of rectangles, the inverted grey pass on the
+grey pass's noise floors and the pips' shape measured on the patch's core alone (docs/vision.md, "Speed work,
+2026-11-29 (the photos)"; the same reads): the same Byler figures; photos 35.6 / 16.3 ms (0.46x), crops 26.2 /
+11.6 ms (0.44x), against 29.3 / 12.1 ms (0.42x) at the session's start; where changed 5.0 / 6.7 ms (3.07x /
+2.29x), 160/160 right.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
