@@ -311,15 +311,51 @@ def motion_smear(bgr: U8, center: tuple[float, float], side: float) -> float:
     gx = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 1, 0), dtype=np.float32)
     gy = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 0, 1), dtype=np.float32)
     # All eight directions at once; the 99.5th percentile (linear interpolation, as np.percentile) from
-    # one partition of the (8, N) derivatives rather than eight sorts.
-    phi = np.arange(8) * np.pi / 8
-    der = np.abs(np.cos(phi)[:, None] * gx.ravel()[None, :] + np.sin(phi)[:, None] * gy.ravel()[None, :])
-    pos = 0.995 * (der.shape[1] - 1)
+    # the two values either side of it in each direction.
+    n = gx.size
+    pos = 0.995 * (n - 1)
     lo = int(np.floor(pos))
-    hi = min(lo + 1, der.shape[1] - 1)
-    part = np.partition(der, (lo, hi), axis=1)
-    steep = part[:, lo] + (pos - lo) * (part[:, hi] - part[:, lo])
+    hi = min(lo + 1, n - 1)
+    ranked = _ranked_steepest(gx.ravel(), gy.ravel(), lo, hi)
+    if ranked is None:
+        der = np.abs(_COS[:, None] * gx.ravel()[None, :] + _SIN[:, None] * gy.ravel()[None, :])
+        part = np.partition(der, (lo, hi), axis=1)
+        ranked = part[:, [lo, hi]]
+    steep = ranked[:, 0] + (pos - lo) * (ranked[:, 1] - ranked[:, 0])
     return float(steep.max()) / max(float(steep.min()), 1e-6)
+
+
+# motion_smear's eight directions, eighths of a half turn apart.
+_COS, _SIN = np.cos(np.arange(8) * np.pi / 8), np.sin(np.arange(8) * np.pi / 8)
+# The pixels of steepest gradient _ranked_steepest looks among first.
+STEEPEST = 128
+
+
+def _ranked_steepest(gx: NDArray[np.float32], gy: NDArray[np.float32], lo: int, hi: int) -> F64 | None:
+    """(8, 2): in each of motion_smear's directions, the values at ranks `lo` and `hi` (from the least) of
+    the derivatives' magnitudes over every pixel, found among the STEEPEST pixels of steepest gradient;
+    None where those may not hold them (then every pixel is ranked).
+
+    A pixel's derivative in any direction is at most its gradient's magnitude. So where, in every direction,
+    the STEEPEST hold as many values from rank `lo` up as there are, each of them above every other pixel's
+    gradient, those are the values there: the same numbers as ranking every pixel (a partition of 8 x 2,304
+    values, 0.12 ms, most of a die's smear measure), from 8 x 128."""
+    n = gx.size
+    top = n - lo  # the values from rank lo up
+    if n <= 2 * STEEPEST or top > STEEPEST // 2:
+        return None
+    mag2 = gx * gx + gy * gy
+    idx = np.argpartition(mag2, n - STEEPEST)[n - STEEPEST:]
+    least = float(mag2[idx].min())
+    if least <= 0.0:
+        return None
+    # Every other pixel's squared gradient is at most `least` as float32 sums it: its derivative stays under
+    # the bound (float32's rounding is some 1e-7 of it).
+    bound = float(np.sqrt(least)) * (1.0 + 1e-5)
+    srt = np.sort(np.abs(_COS[:, None] * gx[idx][None, :] + _SIN[:, None] * gy[idx][None, :]), axis=1)
+    if float(srt[:, STEEPEST - top].min()) < bound:
+        return None
+    return srt[:, [STEEPEST - (n - lo), STEEPEST - (n - hi)]]
 
 
 def _empty_cell_contrast(dist: NDArray[np.float32], fit: _Fit) -> float:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 import pytest
 
 from tests.vision.render import DieSpec, render
-from vision import Verdict, read_dice
+from vision import Verdict, faces, read_dice
 from vision.bodies import _floored_median_multiple, measure_die_size, segment
 from vision.darkpips import _ONE_ANGLES, _one_per_spot
 from vision.faces import _patch, motion_smear
@@ -44,6 +46,46 @@ def test_motion_smear_matches_per_direction_percentiles() -> None:
     gy = cv2.Sobel(lum, cv2.CV_32F, 0, 1)
     steep = [float(np.percentile(np.abs(gx * np.cos(p) + gy * np.sin(p)), 99.5)) for p in np.arange(8) * np.pi / 8]
     assert motion_smear(frame, (300.0, 220.0), patch_side) == pytest.approx(max(steep) / min(steep), rel=1e-5)
+
+
+def _smear_by_partition(frame: np.ndarray, centre: tuple[float, float], side: float) -> float:
+    """faces.motion_smear's first form: every pixel's derivative in each direction, one partition of them."""
+    patch, _ = _patch(frame, centre, 1.2 * side, 0.0, 1.0)
+    lum = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 1, 0), dtype=np.float32)
+    gy = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 0, 1), dtype=np.float32)
+    phi = np.arange(8) * np.pi / 8
+    der = np.abs(np.cos(phi)[:, None] * gx.ravel()[None, :] + np.sin(phi)[:, None] * gy.ravel()[None, :])
+    pos = 0.995 * (der.shape[1] - 1)
+    lo = int(np.floor(pos))
+    hi = min(lo + 1, der.shape[1] - 1)
+    part = np.partition(der, (lo, hi), axis=1)
+    steep = part[:, lo] + (pos - lo) * (part[:, hi] - part[:, lo])
+    return float(steep.max()) / max(float(steep.min()), 1e-6)
+
+
+def test_motion_smear_from_the_steepest_pixels_is_its_first_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    ranked = {"steepest": 0, "all": 0}
+    steepest = faces._ranked_steepest
+
+    def counted(*args: Any) -> Any:
+        out = steepest(*args)
+        ranked["all" if out is None else "steepest"] += 1
+        return out
+
+    monkeypatch.setattr(faces, "_ranked_steepest", counted)
+    rng = np.random.default_rng(9)
+    for k in range(60):
+        frame = render([DieSpec(k % 6 + 1, (250, 220), angle=float(rng.uniform(0, 90)),
+                                size=float(rng.uniform(25, 60)))], seed=k)
+        if k % 2:  # smeared along a row: one direction's edges soft, where the steepest pixels may not tell
+            n = int(rng.integers(2, 15))
+            kernel = np.zeros((n, n), np.float32)
+            kernel[n // 2, :] = 1.0 / n
+            frame = np.asarray(cv2.filter2D(frame, -1, kernel), np.uint8)
+        side = float(rng.uniform(20, 70))
+        assert motion_smear(frame, (250.0, 220.0), side) == _smear_by_partition(frame, (250.0, 220.0), side)
+    assert ranked["steepest"] >= 20 and ranked["all"] >= 5  # (both ways were taken)
 
 
 def test_a_frame_wide_blob_is_not_taken_for_the_die_size() -> None:
