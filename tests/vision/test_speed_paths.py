@@ -17,6 +17,7 @@ from vision.layout import LAYOUTS, _skew, fit_layout, skew_of
 from vision.pips import Candidates, sample
 from vision.pipshape import INNER, PATCH, PIP_R, _median_u8, pip_moments, squash_of
 from vision.rim import face_extent, first_extent, medians_without
+from vision.scene import _MEDIAN_ABS, _NOISE_MASK, noise_sigma
 from vision.sidepips import _outside
 from vision.silhouette import DARK_BODY, DARK_SLACK, SAME_HUE, SHADE, WINDOW, Silhouette
 
@@ -408,3 +409,16 @@ def test_the_median_of_uint8_values_is_numpys() -> None:
     for n in (1, 2, 3, 10, 77 * 77, 1000):
         px = rng.integers(0, 256, n).astype(np.uint8)
         assert _median_u8(px) == float(np.median(px.astype(np.float32)))
+
+
+def test_noise_sigma_matches_its_first_form() -> None:
+    rng = np.random.default_rng(10)
+    base = cv2.cvtColor(render([DieSpec(6, (200, 180)), DieSpec(2, (430, 300), angle=30)], seed=1), cv2.COLOR_BGR2GRAY)
+    for sd in (0.0, 2.0, 6.0, 20.0, 150.0):  # (the last: a median past 255, counted by numpy as before)
+        gray = np.clip(base + rng.normal(0, sd, base.shape), 0, 255).astype(np.uint8)
+        half = np.ascontiguousarray(gray[::2, ::2])
+        r = cv2.filter2D(half, cv2.CV_16S, _NOISE_MASK, borderType=cv2.BORDER_REPLICATE)
+        counts = np.bincount(np.abs(r[1:-1, 1:-1]).ravel())
+        median = int(np.searchsorted(np.cumsum(counts), (int(counts.sum()) + 1) // 2))
+        assert noise_sigma(gray) == median / _MEDIAN_ABS
+    assert median >= 255
