@@ -112,16 +112,9 @@ def _median_u8(px: U8) -> float:
     return (lower + upper) / 2.0
 
 
-def pip_moments(bgr: U8, centre: tuple[float, float], side: float, theta: float, light: bool = False,
-                most_r: float = PIP_R[1]) -> PipMoments:
-    """The pips on the face of side `side` pixels at `centre`, its grid turned `theta` radians: dark pips
-    on a lighter face, or with `light`, light pips on a darker one (the grey levels turned over); a pip's
-    radius up to `most_r` of `side`.
-
-    Each pip darker than the face's median grey by more than Otsu's split of the face (20 grey levels at
-    least), of a pip's size and clear of the face's rim, gives its second moments, weighted by how much
-    darker than the split each pixel is; each is scaled to unit area and they are averaged, so a large
-    pip counts no more than a small one."""
+def face_patch(bgr: U8, centre: tuple[float, float], side: float, theta: float, light: bool = False) -> U8:
+    """The grey levels of the face of side `side` pixels at `centre`, its grid turned `theta` radians, resampled
+    to PATCH x PATCH with the grid's axes along the patch's (with `light`, turned over)."""
     n = PATCH
     s = n / side
     c, si = float(np.cos(theta)), float(np.sin(theta))
@@ -138,8 +131,22 @@ def pip_moments(bgr: U8, centre: tuple[float, float], side: float, theta: float,
         grey = 255 - grey
     local = (centre[0] - x0, centre[1] - y0)
     m = np.hstack([s * rot, (np.array([n / 2, n / 2]) - s * rot @ np.array(local))[:, None]])
-    g8 = np.asarray(cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
-                    np.uint8)
+    return np.asarray(cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
+                      np.uint8)
+
+
+def pip_moments(bgr: U8, centre: tuple[float, float], side: float, theta: float, light: bool = False,
+                most_r: float = PIP_R[1]) -> PipMoments:
+    """The pips on the face of side `side` pixels at `centre`, its grid turned `theta` radians: dark pips
+    on a lighter face, or with `light`, light pips on a darker one (the grey levels turned over); a pip's
+    radius up to `most_r` of `side`.
+
+    Each pip darker than the face's median grey by more than Otsu's split of the face (20 grey levels at
+    least), of a pip's size and clear of the face's rim, gives its second moments, weighted by how much
+    darker than the split each pixel is; each is scaled to unit area and they are averaged, so a large
+    pip counts no more than a small one."""
+    n = PATCH
+    g8 = face_patch(bgr, centre, side, theta, light)
     lo, hi = int(np.ceil(n / 2 - INNER * n)), int(np.floor(n / 2 + INNER * n))
     core = np.s_[lo:hi + 1, lo:hi + 1]
     body = _median_u8(g8[core])

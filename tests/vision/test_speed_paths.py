@@ -15,7 +15,7 @@ from vision.darkpips import _ONE_ANGLES, _one_per_spot
 from vision.faces import _patch, motion_smear
 from vision.layout import LAYOUTS, _skew, fit_layout, skew_of
 from vision.pips import Candidates, sample
-from vision.pipshape import INNER, PATCH, PIP_R, _median_u8, pip_moments, squash_of
+from vision.pipshape import INNER, PATCH, PIP_R, _median_u8, face_patch, pip_moments, squash_of
 from vision.rim import face_extent, first_extent, medians_without
 from vision.scene import _MEDIAN_ABS, _NOISE_MASK, noise_sigma
 from vision.sidepips import _outside
@@ -341,23 +341,10 @@ def test_outside_measures_the_distance_to_a_convex_hull() -> None:
 
 def _pip_moments_first_form(bgr: np.ndarray, centre: tuple[float, float], side: float, theta: float,
                             light: bool) -> tuple[np.ndarray, int, float, float]:
-    """vision/pipshape.py pip_moments as first written: the whole patch in float, np.median, the core's
-    pips labelled in a patch of zeros."""
+    """vision/pipshape.py pip_moments as first written (after the patch, which is made as it was): the whole
+    patch in float, np.median, the core's pips labelled in a patch of zeros."""
     n = PATCH
-    s = n / side
-    c, si = float(np.cos(theta)), float(np.sin(theta))
-    rot = np.array([[c, si], [-si, c]])
-    h, w = bgr.shape[:2]
-    r = int(np.ceil(0.75 * side)) + 2
-    x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
-    x1, y1 = min(w, int(centre[0]) + r + 1), min(h, int(centre[1]) + r + 1)
-    grey = cv2.cvtColor(np.ascontiguousarray(bgr[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY)
-    if light:
-        grey = 255 - grey
-    local = (centre[0] - x0, centre[1] - y0)
-    m = np.hstack([s * rot, (np.array([n / 2, n / 2]) - s * rot @ np.array(local))[:, None]])
-    g = np.asarray(cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
-                   np.float32)
+    g = face_patch(bgr, centre, side, theta, light).astype(np.float32)
     lo, hi = int(np.ceil(n / 2 - INNER * n)), int(np.floor(n / 2 + INNER * n))
     core = np.s_[lo:hi + 1, lo:hi + 1]
     body = float(np.median(g[core]))
