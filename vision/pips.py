@@ -108,12 +108,23 @@ def detect(resp: U8, floor: float, max_radius: int, dark: bool) -> Candidates:
     # first True of argmax is not True, there is none: one look at that sample instead of a second pass.
     at = below.argmax(axis=2)
     hit = np.take_along_axis(below, at[:, :, None], axis=2)[:, :, 0]
-    first = np.where(hit, at + 0.5, max_radius + 1.0)
-    diam = first[:, :4] + first[:, 4:]
-    # (The reductions as ufunc reduces: the same values without numpy's method wrappers, in a hot loop.)
-    elong = np.maximum.reduce(diam, axis=1) / np.maximum(np.minimum.reduce(diam, axis=1), 1e-6)
-    return Candidates(pts.astype(np.float64), val.astype(np.float64), diam.mean(axis=1) / 2.0, elong,
-                      diam.argmax(axis=1).astype(np.int64), dark)
+    radius, elong, axis = _diameters(np.where(hit, at + 0.5, max_radius + 1.0))
+    return Candidates(pts.astype(np.float64), val.astype(np.float64), radius, elong, axis, dark)
+
+
+def _diameters(first: F64) -> tuple[F64, F64, NDArray[np.int64]]:
+    """(radius, elongation, longest axis) of spots from their eight rays' half-widths `first` (n, 8), opposite
+    rays four apart: half the mean of the four diameters, the longest over the shortest, and the first axis
+    of the longest (as argmax takes it).
+
+    One column at a time: numpy reduces an axis of four many times slower than it takes the same maxima,
+    minima and sums column by column (a full frame's 600 spots: 19 against 2.4 us a maximum). Every value is
+    a multiple of a half, so the sums are exact in any order: the same numbers as the reductions."""
+    d0, d1, d2, d3 = (first[:, k] + first[:, k + 4] for k in range(4))
+    longest = np.maximum(np.maximum(d0, d1), np.maximum(d2, d3))
+    elong = longest / np.maximum(np.minimum(np.minimum(d0, d1), np.minimum(d2, d3)), 1e-6)
+    axis = np.where(d0 == longest, 0, np.where(d1 == longest, 1, np.where(d2 == longest, 2, 3))).astype(np.int64)
+    return (d0 + d1 + d2 + d3) / 4.0 / 2.0, elong, axis
 
 
 _BOX5 = np.ones((5, 5), np.uint8)

@@ -14,7 +14,7 @@ from vision.bodies import _floored_median_multiple, measure_die_size, segment
 from vision.darkpips import _ONE_ANGLES, _one_per_spot
 from vision.faces import _patch, motion_smear
 from vision.layout import LAYOUTS, _skew, fit_layout, skew_of
-from vision.pips import Candidates, sample
+from vision.pips import Candidates, _diameters, sample
 from vision.pipshape import INNER, PATCH, PIP_R, _median_u8, face_patch, pip_moments, squash_of
 from vision.rim import face_extent, first_extent, medians_without
 from vision.scene import _MEDIAN_ABS, _NOISE_MASK, noise_sigma
@@ -409,3 +409,18 @@ def test_noise_sigma_matches_its_first_form() -> None:
         median = int(np.searchsorted(np.cumsum(counts), (int(counts.sum()) + 1) // 2))
         assert noise_sigma(gray) == median / _MEDIAN_ABS
     assert median >= 255
+
+
+def test_spot_diameters_column_by_column_are_the_reductions() -> None:
+    rng = np.random.default_rng(11)
+    for r in (3, 5, 8, 12):
+        # Half-widths as detect makes them (a ray's first radius below half the peak plus a half, or r + 1),
+        # few distinct values, so that diameters tie.
+        first = np.where(rng.uniform(size=(500, 8)) < 0.9, rng.integers(0, r, (500, 8)) + 0.5, r + 1.0)
+        diam = first[:, :4] + first[:, 4:]
+        radius, elong, axis = _diameters(first)
+        assert np.array_equal(radius, diam.mean(axis=1) / 2.0)
+        assert np.array_equal(elong, np.maximum.reduce(diam, axis=1)
+                              / np.maximum(np.minimum.reduce(diam, axis=1), 1e-6))
+        assert np.array_equal(axis, diam.argmax(axis=1)) and axis.dtype == np.int64
+        assert (diam == diam.max(axis=1, keepdims=True)).sum(axis=1).max() > 1  # (ties were there to break)
