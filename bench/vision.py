@@ -149,8 +149,9 @@ The next session (1m32s), after the photo path's disc black-hats made of rectang
 grey pass's noise floors and the pips' shape measured on the patch's core alone (docs/vision.md, "Speed work,
 2026-11-29 (the photos)"; the same reads): the same Byler figures; photos 35.6 / 16.3 ms (0.46x), crops 26.2 /
 11.6 ms (0.44x), against 29.3 / 12.1 ms (0.42x) at the session's start; where changed 5.0 / 6.7 ms (3.07x /
-2.29x), 160/160 right. With the motion smear and the noise estimate made cheaper too (1m35s, a slower hour: the
-peer 4% slower): crops 27.7 / 12.1 ms (0.44x); where changed 5.5 / 7.2 ms (2.90x / 2.23x), 160/160 right.
+2.29x), 160/160 right. With the motion smear, the noise estimate and the spots' diameters made cheaper too
+(1m35s, a slower hour: the peer 3-4% slower): crops 27.4 / 12.0 ms (0.44x); where changed 5.6 / 7.2 ms (2.88x /
+2.22x), 160/160 right.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
