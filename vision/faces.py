@@ -299,6 +299,12 @@ def _skew(pts: F64, fit: _Fit) -> float:
     return float(sv[0] / max(sv[1], 1e-9))
 
 
+# motion_smear's eight directions, eighths of a half turn apart.
+_COS, _SIN = np.cos(np.arange(8) * np.pi / 8), np.sin(np.arange(8) * np.pi / 8)
+# The pixels of steepest gradient _ranked_steepest looks among first.
+STEEPEST = 128
+
+
 def motion_smear(bgr: U8, center: tuple[float, float], side: float) -> float:
     """How much steeper the die's edges are across one direction than along another (1 = isotropic).
 
@@ -312,23 +318,18 @@ def motion_smear(bgr: U8, center: tuple[float, float], side: float) -> float:
     gy = np.asarray(cv2.Sobel(lum, cv2.CV_32F, 0, 1), dtype=np.float32)
     # All eight directions at once; the 99.5th percentile (linear interpolation, as np.percentile) from
     # the two values either side of it in each direction.
-    n = gx.size
+    x, y = gx.ravel(), gy.ravel()
+    n = x.size
     pos = 0.995 * (n - 1)
     lo = int(np.floor(pos))
     hi = min(lo + 1, n - 1)
-    ranked = _ranked_steepest(gx.ravel(), gy.ravel(), lo, hi)
+    ranked = _ranked_steepest(x, y, lo, hi)
     if ranked is None:
-        der = np.abs(_COS[:, None] * gx.ravel()[None, :] + _SIN[:, None] * gy.ravel()[None, :])
+        der = np.abs(_COS[:, None] * x[None, :] + _SIN[:, None] * y[None, :])
         part = np.partition(der, (lo, hi), axis=1)
         ranked = part[:, [lo, hi]]
     steep = ranked[:, 0] + (pos - lo) * (ranked[:, 1] - ranked[:, 0])
     return float(steep.max()) / max(float(steep.min()), 1e-6)
-
-
-# motion_smear's eight directions, eighths of a half turn apart.
-_COS, _SIN = np.cos(np.arange(8) * np.pi / 8), np.sin(np.arange(8) * np.pi / 8)
-# The pixels of steepest gradient _ranked_steepest looks among first.
-STEEPEST = 128
 
 
 def _ranked_steepest(gx: NDArray[np.float32], gy: NDArray[np.float32], lo: int, hi: int) -> F64 | None:
