@@ -12,6 +12,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.morph import morphology
+
 U8 = NDArray[np.uint8]
 F32 = NDArray[np.float32]
 
@@ -338,7 +340,8 @@ def _carve(mask: U8, level: U8, contour: NDArray[np.int32],
     strong = ((lv > max(thr, CARVE_MIN_CONTRAST * LEVEL_UNIT)) & (region > 0)).view(np.uint8) * np.uint8(255)
     strong = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_CLOSE, _ellipse(die / 5.0)), dtype=np.uint8)
     _fill_holes(strong, 1.5 * die * die)  # pips of the die's own colour or lighter than the floor
-    cores = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_OPEN, _ellipse(CARVE_OPEN * die)), dtype=np.uint8)
+    # (a disc of 19-29 px on Byler, over blobs up to the whole frame: by rectangles, vision/morph.py)
+    cores = morphology(strong, cv2.MORPH_OPEN, _odd(CARVE_OPEN * die))
     # A core in a strong part too large to be dice is a thick spot of a strip (a tray rim's corner).
     _, comp, stats, _ = cv2.connectedComponentsWithStats(strong)
     huge = np.nonzero(stats[1:, cv2.CC_STAT_AREA] > MAX_DICE_PER_BLOB * die * die)[0] + 1

@@ -1,4 +1,5 @@
-"""vision/morph.py: the disc black-hats and top-hats by rectangles are OpenCV's to the last pixel."""
+"""vision/morph.py: the disc openings, closings, black-hats and top-hats by rectangles are OpenCV's to the last
+pixel."""
 
 from __future__ import annotations
 
@@ -18,21 +19,22 @@ def _images() -> list[np.ndarray]:
     dice = np.asarray(cv2.cvtColor(render([DieSpec(6, (200, 150), angle=20), DieSpec(3, (420, 300))], seed=3),
                                    cv2.COLOR_BGR2GRAY), np.uint8)
     # (frames at the threshold's size and thin or tiny ones, where the disc reaches past every edge)
-    return [noise, smooth, dice, np.ascontiguousarray(noise[:200, :200]), np.ascontiguousarray(noise[:9, :400]),
+    mask = ((smooth > 128).view(np.uint8) * np.uint8(255))  # (segmentation opens and closes masks)
+    return [noise, smooth, dice, mask, np.ascontiguousarray(noise[:200, :200]), np.ascontiguousarray(noise[:9, :400]),
             np.ascontiguousarray(smooth[:400, :101])]
 
 
 @pytest.mark.parametrize("kernel", [3, 5, 9, 13, 15, 17, 19, 21, 25, 31, 41])
-def test_hats_by_rectangles_are_opencvs(kernel: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_maps_by_rectangles_are_opencvs(kernel: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # Every size by rectangles here (the thresholds only choose where it pays).
     monkeypatch.setattr(morph, "FROM_KERNEL", 0)
     monkeypatch.setattr(morph, "FROM_PIXELS", 0)
     assert morph.rectangles(kernel) is not None
     se = morph.disc(kernel)
     for img in _images():
-        for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT, cv2.MORPH_OPEN, cv2.MORPH_CLOSE):
             want = cv2.morphologyEx(img, op, se)
-            got = morph.hat(img, kernel, op)
+            got = morph.morphology(img, op, kernel)
             assert got.dtype == np.uint8 and got.shape == img.shape
             assert np.array_equal(got, want), (kernel, op, img.shape)
 
@@ -54,3 +56,5 @@ def test_the_pip_map_keeps_its_input_and_falls_back_on_small_frames() -> None:
                                                                                    morph.disc(k)))
     with pytest.raises(ValueError, match="neither MORPH_BLACKHAT nor MORPH_TOPHAT"):
         morph.hat(img, k, cv2.MORPH_OPEN)
+    with pytest.raises(ValueError, match="none of MORPH_OPEN"):
+        morph.morphology(img, cv2.MORPH_GRADIENT, k)
