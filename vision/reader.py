@@ -363,8 +363,8 @@ def _read_resized(frame: U8, scale: float, die: float, calibration: Calibration 
     else:
         # Where the table changed only that is read (_read_frame's windows), with room round it for the checks
         # that look past a die (a die's silhouette, its side faces' pips: within a die of its window's edge):
-        # only there are the frame and the table before resized (a 1920x1440 throw: 21 -> 6 ms, the two
-        # frames' resizing 15 ms of it).
+        # only there are the frame and the table before resized (the simulated table's throws at 1920x1440, where
+        # the windows cover half the frame: 20.8 -> 15.2 ms a read on the median; docs/vision.md).
         parts = [grow(win.box, WITHIN_PAD * hint, (sw, sh)) for win in _windows(boxes, hint, sw, sh)]
         work = resized_within(frame, scale, parts)
         was = None if before is None else resized_within(before, scale, parts)
