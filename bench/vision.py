@@ -211,6 +211,12 @@ def main() -> int:
                     help="the simulated camera's frames resized by this factor (0.62: dice of 19 px, 397x298)")
     ap.add_argument("--sim-tilt", type=float, default=18.0,
                     help="the simulated camera's angle off vertical, degrees (18: the tests' camera)")
+    ap.add_argument("--sim-size", default="640x480", type=_size,
+                    help="the simulated camera's frame size, WxH (1280x960: the Raspberry Pi unit's, "
+                         "docs/pi-install.md)")
+    ap.add_argument("--sim-die-mm", type=float, default=18.0,
+                    help="the simulated dice's side on its 240 mm board (18: 13 dice to the board's side, large "
+                         "dice on a small board; 7.6: a 16 mm die on a real 508 mm board)")
     ap.add_argument("--sim-dice", default="white", choices=("white", "red", "black", "japanese"),
                     help="the simulated dice's look, on the product path and behind the watcher: white with black pips "
                          "(Monopoly's), red or black with white pips, japanese: white with a large red 1")
@@ -228,7 +234,8 @@ def main() -> int:
     if args.close_ups:
         close_ups(args.limit)
     if args.sim_seeds:
-        product_path(args.sim_seeds, max(1, args.repeat), args.sim_scale, args.sim_tilt, args.sim_dice)
+        product_path(args.sim_seeds, max(1, args.repeat), args.sim_scale, args.sim_tilt, args.sim_dice, args.sim_size,
+                     args.sim_die_mm)
     if args.streams:
         watched(args.streams, args.sim_dice)
     return 0
@@ -355,7 +362,18 @@ def close_ups(limit: int) -> None:
             for name, t in tally.items()))
 
 
-def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0, dice: str = "white") -> None:
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a frame size WxH, such as 1280x960") from None
+    if w < 64 or h < 48:
+        raise argparse.ArgumentTypeError(f"{text}: too small a frame for a board")
+    return w, h
+
+
+def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0, dice: str = "white",
+                 size: tuple[int, int] = (640, 480), die_mm: float = 18.0) -> None:
     """The product's own read: a 640x480 frame of the simulated camera at rest, calibrated, two dice
     expected, for each kind of throw; all readers on the same frames, interleaved. Ours twice: reading the
     whole frame, and (as the roll watcher reads a throw) only where the frame differs from the table
@@ -385,7 +403,7 @@ def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0, di
         for seed in range(1, seeds + 1):
             body, pip = DICE_LOOKS["white" if dice == "japanese" else dice]
             cam = SimulatedCamera(seed=seed, script=[kind], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip,
-                                  big_one=dice == "japanese")
+                                  big_one=dice == "japanese", size=size, die_mm=die_mm)
             frames = list(cam)
             frame = _resized(frames[-1].image, k)
             cal = cam.calibration()
@@ -418,9 +436,9 @@ def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0, di
                 right[name] += got
                 by_kind[name][kind] += got
                 wrong_ok[name] += int(r.verdict is Verdict.OK and not (truth.verdict is Verdict.OK and values_right))
-    size = (f"{frame.shape[1]}x{frame.shape[0]}, {dice} dice of {k * cam.die_size_px():.1f} px, {tilt:g} degrees off "
-            "vertical")
-    print(f"product path (simulated camera {size}, calibrated, 2 dice; ok / off-board / cocked / stacked x "
+    view = (f"{frame.shape[1]}x{frame.shape[0]}, {dice} dice of {k * cam.die_size_px():.1f} px, "
+            f"{cam.board_mm / cam.die_mm:.0f} to the board's side, {tilt:g} degrees off vertical")
+    print(f"product path (simulated camera {view}, calibrated, 2 dice; ok / off-board / cocked / stacked x "
           f"{seeds} seeds = {n} throws):")
     for name in names:
         t = times[name]
