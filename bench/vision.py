@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S] [--streams N] [--looks] [--wrong]
        [--no-photos] [--close-ups] [--models DIR]
-       [--sim-scale K] [--sim-tilt DEG] [--sim-dice white|red|black|japanese]
+       [--sim-scale K] [--sim-tilt DEG] [--sim-dice white|red|black|japanese] [--sim-size WxH] [--sim-die-mm MM]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
 with one OpenCV thread; each frame is timed R times (perf_counter) and its median kept, and the medians
@@ -98,7 +98,18 @@ px, below the development photos' smallest) on 2026-11-26, 40 seeds, R=3: read e
 size (vision/scale.py), 159/160 right whole and where changed, no wrong ok, where changed median 12.7 ms,
 mean 14.7 ms; at the commit before (read as taken), 150/160 and 9 wrong oks (cocked throws), 8.9 / 11.3 ms.
 The peer read 75/160 (none of the plain throws: its blob sizes and DBSCAN radius are its own camera's) at
-11.1-12.6 ms. docs/vision.md, "Small dice".
+11.1-12.6 ms. docs/vision.md, "Small dice". 2026-11-29, with a frame read resized where the table changed resized
+only round its windows (vision/scale.py resized_within), against the commit before, one run after the other:
+at 2 (1280x960) where changed 14.4 / 16.6 -> 10.8 / 12.0 ms, at 3 (1920x1440) 20.8 / 23.0 -> 15.2 / 15.7 ms
+(before, the read where the table changed took longer than the whole frame's), at 0.62 6.0 / 7.7 -> 6.2 / 7.8 ms,
+160/160 right each time; docs/vision.md, "Where the table changed, read resized".
+
+--sim-size WxH and --sim-die-mm MM pose the simulated camera with another frame size and another die on its 240 mm
+board: 18 mm, the default, puts 13 dice to the board's side (large dice on a small board, 31 px at 640x480); a
+real board is 32 dice to its side (16 mm on 508). `--sim-size 1280x960 --sim-die-mm 7.6` is the Raspberry Pi
+unit's view of a real board (docs/pi-install.md), dice of 26 px read enlarged: 2026-11-29, 40 seeds, R=1, where
+changed 159/160 right, no wrong ok, 7.6 / 9.7 ms against the peer's 62 ms (80 right); read whole 16.8 / 51.4
+ms (a stacked throw's whole frame, enlarged, 107 ms). docs/vision.md, "A real board's proportions".
 
 --sim-tilt DEG poses the simulated camera DEG degrees off vertical (18: the tests' camera). Beyond about 26 a
 calibrated frame is read from above (vision/oblique.py). 2026-11-27, 40 seeds, R=1, against the commit before
