@@ -345,6 +345,32 @@ def test_cli_calibrate_from_the_tables_camera(tmp_path: Path, capsys: pytest.Cap
         assert err.count("\n") == 0 and why in err, err
 
 
+def test_cli_calibrate_warns_of_dice_smaller_than_the_reader_reads(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A 640x480 camera over a whole real board sees dice of 12-13 px, under the 18 px the reader's enlarging
+    (at most twice) brings to its working size: the calibration is written, with a warning that says so and what
+    helps (tableside/commands/calibrate.py _small_dice)."""
+    from tableside.cli import main
+    from tableside.commands.calibrate import _small_dice
+
+    rng = np.random.default_rng(11)
+    canvas, _, _ = flat_table(rng)
+    out = (1280, 960)
+    photo = tmp_path / "table.png"
+    small = cv2.resize(photograph(canvas, camera_homography(22, 35, 0, out), out, rng), (640, 480),
+                       interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(photo), small)
+    assert main(["calibrate", str(photo), "-o", str(tmp_path / "table.json")]) == 0
+    printed = capsys.readouterr().out
+    warning = [line for line in printed.splitlines() if line.startswith("warning: dice of")]
+    assert len(warning) == 1 and "in 640x480 frames are under the 18 px" in warning[0], printed
+    assert "closer" in warning[0] and "1280x960" in warning[0]
+    cal = io.load(tmp_path / "table.json")
+    assert cal.die_size_px is not None and cal.die_size_px < 18
+    assert _small_dice(18.0, (640, 480)) == "" and _small_dice(None, (640, 480)) == ""
+    assert _small_dice(17.9, (640, 480)).startswith("warning: dice of 17.9 px")
+
+
 def test_cli_calibrate_measures_the_die_from_a_calibration_throw(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """End to end with the product's reader: the dice of a calibration throw give the die size and the
