@@ -96,6 +96,15 @@ NET_IS_DIE = RECENTRE_FROM
 # die read a second time: two dice resting side by side have their centres a whole side apart or more.
 SAME_DIE = 0.7
 
+# Pipless bodies of dark-pipped dice (consult_net `read_pipless`, vision/reader.py): where the dice's look is
+# calibrated as pips darker than the body (white dice with black pips: vision/look.py), a die-sized body on
+# which no reader saw anything pip-like does not take the net's value. Such pips show whatever the light, so a
+# flat die's top face is never without them, and what the net reads there is a die leaning with its faces
+# edge-on, the side of one, or the board. It is an unreadable die instead, which refuses the throw. On the
+# simulated table (2026-11-29, white dice, where the table changed) bodies read so made only refused throws
+# and wrong `ok`s: none at the usual 31 px in 160 throws; at 640x480 with dice of 24 px a leaning die read as a
+# 1 (seeds 1-20, cocked 13), of 18 px a plain 3-4 read as 3-1 and a leaning die read so too (seed 10).
+
 class NetReader(Protocol):
     def read(self, frame: U8, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]: ...
 
@@ -115,7 +124,7 @@ class Remembering:
 
 def consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems: list[str], marks: list[int],
                  pipless: list[Die], groups: Sequence[Die] = (), search: bool = True,
-                 keep_unread: bool = False) -> None:
+                 keep_unread: bool = False, read_pipless: bool = True) -> None:
     """The net's say on every die found (in place).
 
     A pip read is refused when the net calls the die cocked, confidently reads another value, sees no
@@ -127,7 +136,8 @@ def consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems
     when the net is sure only that a die is there (NET_IS_DIE); a group of spots (vision/candidates.py)
     becomes a die only when the net is sure of its value. With `search`, unread candidates the net finds off
     centre are re-centred first (RECENTRE_FROM); a die placed that way where another die already is is
-    dropped (SAME_DIE)."""
+    dropped (SAME_DIE). Without `read_pipless` (dark-pipped dice: the note above NetReader), a pipless body
+    the net reads a value on is an unreadable die instead."""
     found = dice + pipless + list(groups)
     # Whether each candidate's place came from a search (a group of spots, or re-centred), not from a face or
     # a body found directly.
@@ -164,7 +174,11 @@ def consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems
         d, n, body = found[k], reads[k], k < n_dice + len(pipless)
         if taken(d):
             continue
-        if net_sure(n, NET_ACCEPT_BODY if body else NET_ACCEPT):
+        if body and not read_pipless and net_sure(n, NET_ACCEPT_BODY):
+            dice.append(replace(d, value=None, confidence=0.0))
+            problems.append(f"no pips seen on a die whose pips are darker than its body (the net reads {n.value} "
+                            f"at p {n.confidence:.2f})")
+        elif net_sure(n, NET_ACCEPT_BODY if body else NET_ACCEPT):
             dice.append(replace(d, value=n.value, confidence=n.confidence))
             problems.append("")
         elif body and n.value is None and n.cocked >= NET_ACCEPT:

@@ -506,7 +506,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                            for xy in _spot_groups(p.bgr, p.grey, seg.die_size, taken)]
     if dice or pipless or groups:
         consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint,
-                    keep_unread=expect is None)
+                    keep_unread=expect is None, read_pipless=not (look is not None and look.dark_pips))
     if cam is None or camera is not None:
         # With the board's homography a leaning die is refused where its side faces show (vision/camera.py:
         # the simulated camera's cocked throws, 240 of 240), and the perspective squashes flat dice's pips;

@@ -407,6 +407,30 @@ def test_net_value_is_not_taken_for_a_die_it_may_see_leaning() -> None:
     assert r.verdict is Verdict.UNREADABLE and r.values == (4,)  # the 2 not taken: the body stays no die
 
 
+def test_a_pipless_body_of_dark_pipped_dice_takes_no_value_from_the_net() -> None:
+    """consult_net `read_pipless` (vision/netcheck.py): calibrated with white dice with black pips, a die-sized
+    white body with no pips (a die leaning with its faces seen edge-on: on the simulated table at 640x480 with
+    24 px dice such a body was read as a 1 and the throw accepted) is an unreadable die, whatever value the net
+    reads there. Uncalibrated, or with no look calibrated, the net's value stands as before."""
+    frame = render([DieSpec(4, (200, 200), angle=10)], seed=13)
+    cv2.rectangle(frame, (412, 272), (448, 308), (236, 238, 240), -1)
+    net = FixedNet({**BACK_4, (430, 290): (2, NET_ACCEPT_BODY)})
+    table = Calibration(image_size=(640, 480), die_size_px=40.0,
+                        board_polygon=((0.0, 0.0), (640.0, 0.0), (640.0, 480.0), (0.0, 480.0)))
+    white = Calibration(image_size=(640, 480), die_size_px=40.0, board_polygon=table.board_polygon,
+                        die_color_bgr=(236, 238, 240), pip_color_bgr=(25, 25, 28))
+    r = read_dice(frame, white, net=net)
+    assert r.verdict is Verdict.UNREADABLE and r.values == (4, None), r.reason
+    assert r.reason == ("die 2 unreadable: no pips seen on a die whose pips are darker than its body (the net reads 2 "
+                        "at p 0.80)")
+    for cal in (None, table):
+        read = read_dice(frame, cal, net=net)
+        assert read.verdict is Verdict.OK and sorted(read.values) == [2, 4], (cal, read.reason)  # type: ignore[type-var]
+    # Not sure enough to read it, the net leaves the body passed over, as before: the count refuses the throw.
+    unsure = read_dice(frame, white, net=FixedNet({**BACK_4, (430, 290): (2, NET_ACCEPT_BODY - 0.05)}))
+    assert unsure.verdict is Verdict.UNREADABLE and unsure.reason == "found 1 dice, expected 2"
+
+
 def test_pipless_body_the_net_sees_leaning_is_a_cocked_die() -> None:
     frame = render([DieSpec(4, (200, 200), angle=10)], seed=13)
     # A die-sized body with no pips at all (a die seen edge-on, its faces too oblique to show pips).
