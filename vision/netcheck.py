@@ -96,7 +96,7 @@ NET_IS_DIE = RECENTRE_FROM
 # die read a second time: two dice resting side by side have their centres a whole side apart or more.
 SAME_DIE = 0.7
 
-# Pipless bodies of dark-pipped dice (consult_net `read_pipless`, vision/reader.py): where the dice's look is
+# Pipless bodies of dark-pipped dice (M.DICE.2; consult_net `read_pipless`, vision/reader.py): where the look is
 # calibrated as pips darker than the body (white dice with black pips: vision/look.py), a die-sized body on
 # which no reader saw anything pip-like does not take the net's value. Such pips show whatever the light, so a
 # flat die's top face is never without them, and what the net reads there is a die leaning with its faces
