@@ -154,7 +154,8 @@ def _small_dice(die_px: float | None, size: tuple[int, int]) -> str:
     small dice on the frame enlarged to its working size, but at most MAX_ENLARGE times (vision/scale.py): dice
     under READ_DIE / MAX_ENLARGE stay under the development photos' smallest. On the simulated table at
     640x480, seeds 1-20 of each kind of throw (docs/vision.md, "A real board's proportions"), dice of 13, 15 and
-    18 px gave 2 wrong `ok`s in 80 each; 20, 24 and 27 px 0, 1 and 1; the usual 31 px none in 160."""
+    18 px gave 2 wrong `ok`s in 80 each; 20, 24 and 27 px 0, 1 and 0; the usual 31 px none in 160 (before the
+    rule on pipless bodies of vision/netcheck.py, which closed those from 15 px up)."""
     from vision.scale import MAX_ENLARGE, READ_DIE
 
     least = READ_DIE / MAX_ENLARGE
