@@ -72,11 +72,6 @@ def _odd(x: float) -> int:
     return n if n % 2 else n + 1
 
 
-def _ellipse(d: float) -> U8:
-    k = _odd(d)
-    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
-
-
 def foreground(lab: U8, die: float) -> U8:
     """Mask of pixels that differ from the local background, in colour, brightness or sharp edges."""
     return _masks(lab, die)[0]
@@ -125,13 +120,13 @@ def _masks(lab: U8, die: float) -> tuple[U8, U8]:
     cv2.magnitude(mag, gy, mag)
     tg = _floored_median_multiple(mag[::2, ::2], 8.0, 40.0)
     mask = ((dist > t) | (mag > tg)).view(np.uint8) * np.uint8(255)
-    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _ellipse(die / 5.0)), dtype=np.uint8)
+    mask = morphology(mask, cv2.MORPH_CLOSE, _odd(die / 5.0))
     # Fill holes up to a die's area (pips, a white die's face inside its outline) but not a tray's floor
     # inside its rim.
     filled = mask.copy()
     _fill_holes(filled, 1.5 * die * die)
     # Opening cuts thin bridges (shadows, a speck touching a die) and drops specks smaller than a pip.
-    out = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _ellipse(die / 4.0)), dtype=np.uint8)
+    out = morphology(filled, cv2.MORPH_OPEN, _odd(die / 4.0))
     level = np.asarray(cv2.convertScaleAbs(dist, alpha=LEVEL_UNIT / t), dtype=np.uint8)
     return out, level
 
@@ -338,9 +333,9 @@ def _carve(mask: U8, level: U8, contour: NDArray[np.int32],
         return []
     thr, _ = cv2.threshold(vals, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     strong = ((lv > max(thr, CARVE_MIN_CONTRAST * LEVEL_UNIT)) & (region > 0)).view(np.uint8) * np.uint8(255)
-    strong = np.asarray(cv2.morphologyEx(strong, cv2.MORPH_CLOSE, _ellipse(die / 5.0)), dtype=np.uint8)
+    strong = morphology(strong, cv2.MORPH_CLOSE, _odd(die / 5.0))
     _fill_holes(strong, 1.5 * die * die)  # pips of the die's own colour or lighter than the floor
-    # (a disc of 19-29 px on Byler, over blobs up to the whole frame: by rectangles, vision/morph.py)
+    # (a disc of 19-29 px on Byler, over blobs up to the whole frame: by rectangles there, vision/morph.py)
     cores = morphology(strong, cv2.MORPH_OPEN, _odd(CARVE_OPEN * die))
     # A core in a strong part too large to be dice is a thick spot of a strip (a tray rim's corner).
     _, comp, stats, _ = cv2.connectedComponentsWithStats(strong)
