@@ -7,6 +7,7 @@ test is the same for a lone pip, whose die's turn is unknown, tried at several t
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -154,3 +155,22 @@ def _rim_shares(gray: U8, centre: tuple[float, float], g: float, thetas: F64, co
         dip = (prof < face[:, None, None] - 0.4 * contrast) & (rs[None, None, :] > clear_from)
         ok &= ~_hit_within(dip, 0, _BEFORE_N)
     return even, ok.mean(axis=2)
+
+
+def square_turn(gray: U8, centre: tuple[float, float], side: float) -> float:
+    """The turn (radians, modulo a quarter turn) of a square face of `side` at `centre`: the mean direction of
+    the grey level's gradients round its edges, each taken four times (so that the four edges agree), weighted
+    by its strength."""
+    h, w = gray.shape
+    r = int(0.8 * side) + 2
+    x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
+    patch = gray[y0:min(h, int(centre[1]) + r + 1), x0:min(w, int(centre[0]) + r + 1)].astype(np.float32)
+    if patch.shape[0] < 3 or patch.shape[1] < 3:
+        return 0.0
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1)
+    yy, xx = np.mgrid[0:patch.shape[0], 0:patch.shape[1]]
+    dist = np.hypot(xx + x0 - centre[0], yy + y0 - centre[1])
+    ring = (dist > 0.3 * side) & (dist < 0.75 * side)  # the edges, not the pip
+    z = ((gx * gx + gy * gy) * np.exp(4j * np.arctan2(gy, gx)))[ring].sum()
+    return float(np.angle(z) / 4.0)

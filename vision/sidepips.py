@@ -31,6 +31,7 @@ from vision.lean import Silhouettes
 from vision.lightface import SIDE_PER_G, Down
 from vision.pips import black_hat, odd
 from vision.reading import Die
+from vision.rim import square_turn
 from vision.silhouette import SAME_HUE, Silhouette, dot3, of_colour
 
 U8 = NDArray[np.uint8]
@@ -310,22 +311,3 @@ def _outside(pts: F64, hull: F64) -> F64:
     cross = e[None, :, 0] * rel[..., 1] - e[None, :, 1] * rel[..., 0]
     inside = (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
     return np.asarray(np.where(inside, 0.0, d), np.float64)
-
-
-def square_turn(gray: U8, centre: tuple[float, float], side: float) -> float:
-    """The turn (radians, modulo a quarter turn) of a square face of `side` at `centre`: the mean direction of
-    the grey level's gradients round its edges, each taken four times (so that the four edges agree), weighted
-    by its strength."""
-    h, w = gray.shape
-    r = int(0.8 * side) + 2
-    x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
-    patch = gray[y0:min(h, int(centre[1]) + r + 1), x0:min(w, int(centre[0]) + r + 1)].astype(np.float32)
-    if patch.shape[0] < 3 or patch.shape[1] < 3:
-        return 0.0
-    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1)
-    yy, xx = np.mgrid[0:patch.shape[0], 0:patch.shape[1]]
-    dist = np.hypot(xx + x0 - centre[0], yy + y0 - centre[1])
-    ring = (dist > 0.3 * side) & (dist < 0.75 * side)  # the edges, not the pip
-    z = ((gx * gx + gy * gy) * np.exp(4j * np.arctan2(gy, gx)))[ring].sum()
-    return float(np.angle(z) / 4.0)

@@ -147,12 +147,13 @@ def _camera(tilt: float, look: str) -> SimulatedCamera:
 
 
 @pytest.mark.parametrize(("look", "tilt", "seed", "lean"), [
-    ("red", 0.0, 8, 25.0), ("red", 8.0, 8, 25.0), ("red", 18.0, 15, 25.0),
+    ("red", 8.0, 8, 25.0), ("red", 18.0, 15, 25.0),
     ("black", 8.0, 17, 35.0), ("black", 18.0, 11, 25.0), ("black", 18.0, 8, 25.0)])
 def test_coloured_dice_leaning_near_overhead_are_refused_given_the_table_before(look: str, tilt: float, seed: int,
                                                                               lean: float) -> None:
     """The simulated camera, one die flat and one leaning, calibrated: accepted without the table before the throw
-    and, before refuse_new_body, with it; refused by their body now."""
+    and, before refuse_new_body, with it; refused by their body now. (Red, 0 degrees, seed 8 was one too, until the
+    lean check took a 1's turn from its edges: tests/vision/test_side_pips.py.)"""
     frame, _, _, before = sim_table(tilt, seed, 1, 1, lean, look)
     cal = _camera(tilt, look).calibration()
     assert read_dice(frame, cal).verdict is Verdict.OK

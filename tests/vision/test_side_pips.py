@@ -14,11 +14,12 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.simcam import SimulatedCamera
+from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.simthrows import sim_table, sim_throw_before, sim_touching
 from vision import Verdict, read_dice, sidepips
 from vision.reading import Die
-from vision.sidepips import refuse_new_side_pips, square_turn
+from vision.rim import square_turn
+from vision.sidepips import refuse_new_side_pips
 
 SIDE = 40.0
 CENTRE = (200.0, 150.0)
@@ -207,14 +208,13 @@ def test_a_frame_before_of_another_shape_is_a_one_line_error() -> None:
         read_dice(frame, before=np.zeros((150, 200, 3), np.uint8))
 
 
-@pytest.mark.parametrize(("tilt", "seed", "lean"), [(0.0, 3, 25.0), (0.0, 6, 35.0), (0.0, 8, 25.0),
+@pytest.mark.parametrize(("tilt", "seed", "lean"), [(0.0, 3, 25.0), (0.0, 6, 35.0),
                                                     (8.0, 1, 25.0), (18.0, 6, 25.0), (0.0, 40, 25.0)])
 def test_white_dice_leaning_near_overhead_are_refused_given_the_table_before(tilt: float, seed: int,
                                                                             lean: float) -> None:
     """The simulated camera, one white die flat and one leaning, calibrated: accepted without the table before
-    the throw (the board hides a white die's side face), refused with it. (0.0, 8): the leaning die is a 1, its
-    turn taken from its edges. (0.0, 40): its side face is shaded to 100 of the top face's 237 grey levels, and its
-    pips stand out from it by less than the top face's do."""
+    the throw (the board hides a white die's side face), refused with it. (0.0, 40): its side face is shaded to
+    100 of the top face's 237 grey levels, and its pips stand out from it by less than the top face's do."""
     frame, _, _, before = sim_table(tilt, seed, 1, 1, lean)
     cal = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=tilt).calibration()
     assert read_dice(frame, cal).verdict is Verdict.OK
@@ -236,6 +236,20 @@ def test_flat_and_touching_white_dice_still_read_given_the_table_before(tilt: fl
         plain = read_dice(frame, cal)
         if plain.verdict is Verdict.OK:
             assert read_dice(frame, cal, before=before) == plain, (seed, values)
+
+
+@pytest.mark.parametrize("look", ["white", "red"])
+def test_a_leaning_one_is_refused_by_its_side_face_turned_as_its_edges_say(look: str) -> None:
+    """Seed 8 at 0 degrees: the leaning die is a 1. Its turn, which its pip does not give, is taken from its edges
+    (square_turn) by the pip passes' lean check as by the side-pip check, which was all that refused it before
+    (with the table before, as `refuse_new_side_pips` for white dice and `refuse_new_body` for red ones): now its
+    side face's pips refuse it without the table before too, and with it."""
+    frame, _, _, before = sim_table(0.0, 8, 1, 1, 25.0, look)
+    cal = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=0.0, die_bgr=DICE_LOOKS[look][0],
+                          pip_bgr=DICE_LOOKS[look][1]).calibration()
+    for r in (read_dice(frame, cal), read_dice(frame, cal, before=before)):
+        assert r.verdict is Verdict.UNREADABLE and r.reason.endswith("cocked: a side face shows beside the top face"), \
+            r.reason
 
 
 @pytest.mark.parametrize("gain", [0.8, 1.25])
