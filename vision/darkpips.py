@@ -448,7 +448,7 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
     # points between the cells lie 0.71 pitch from the nearest pips and a pip's edge is PIP_TAIL (0.6) pitch out,
     # a pixel apart at a 9 px pitch, and with the pips placed to the pixel one fell on a pip's dark edge (a real
     # board's proportions: a 3 and a 5 beside the board's lines refused). The face itself stays as fitted to the
-    # pixels: fitted to the placed pips, the lean checks let two leaning dice more through on the tests' tables.
+    # pixels: fitted to the placed pips, the side-face checks let two leaning dice more through on the tests' tables.
     # Uncalibrated, Byler read two photos fewer right either way (154 -> 152; docs/vision.md).
     placed, at = pts, fit
     if g_known:

@@ -2,7 +2,8 @@
 
 Pure: a grey image and a proposed face (centre, pitch, turn) in, the face's half-side in pitches (or None)
 out. The pip finders (vision/darkpips.py) ask it whether the pips they fitted lie on a die's top face; the
-test is the same for a lone pip, whose die's turn is unknown, tried at several turns at once.
+test is the same for a lone pip, whose die's turn is unknown, tried at several turns at once. With the die's
+size known, a lone pip's die is turned as its edges say (square_turn), as the side-pip check turns it too.
 """
 
 from __future__ import annotations
