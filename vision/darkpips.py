@@ -578,8 +578,9 @@ def _ones(gray: U8, c: Candidates, resp: U8, g: float, used: set[tuple[float, fl
                 away = np.hypot(lat[:, 0] - xy[0], lat[:, 1] - xy[1]) > r + max(1.5, 0.25 * gg)
                 if float(sample(resp, lat[away]).max()) > EMPTY_SHARE * float(c.peak[k]):
                     continue
-            first = first_extent(gray, xy, gg, _ONE_ANGLES, float(c.peak[k]), r + 1.5, fittest=True, edge=edge,
-                                 covered=r + max(1.5, 0.25 * gg) if big else 0.0)
+            # (Calibrated, only whether a rim is found at some turn counts: the turn is the edges', below.)
+            first = first_extent(gray, xy, gg, _ONE_ANGLES, float(c.peak[k]), r + 1.5, fittest=not calibrated,
+                                 edge=edge, covered=r + max(1.5, 0.25 * gg) if big else 0.0)
             if first is not None:
                 # Calibrated, the die's turn is taken from its edges' gradients: where a flat die's side faces show
                 # round it the rim is found at many of the turns tried, and the best of them need not be the die's
