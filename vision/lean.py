@@ -14,11 +14,12 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.change import THRESHOLD
 from vision.lightface import SIDE_PER_G, Down, LightFace, clear_points
 from vision.pips import Candidates
 from vision.reading import Die
 from vision.rim import CLEAR
-from vision.silhouette import Silhouette
+from vision.silhouette import Silhouette, known_before, of_colour
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -175,7 +176,8 @@ ACROSS = 0.25
 
 
 def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Down, die: float,
-                      colour: tuple[int, int, int], sils: Silhouettes | None = None) -> None:
+                      colour: tuple[int, int, int], sils: Silhouettes | None = None,
+                      before: U8 | None = None) -> None:
     """Near overhead, dice with light pips on a dark or coloured body (their look calibrated as `colour`):
     refuse (in place) every die read whose silhouette shows a side face open beside its top face.
 
@@ -194,8 +196,12 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
     Not for white dice: a white die's silhouette cannot be grown on a light board (its shaded sides are as
     dark as the board, and its hue the board's), and not on a view read from above (vision/oblique.py),
     where refuse_faces_with_more_behind asks the same of the face's far side. `sils`: the dice's silhouettes
-    in `frame` as grown for another check (the same `die` and `colour`)."""
+    in `frame` as grown for another check (the same `die` and `colour`). `before`: the table before the throw
+    (read_dice), where known: past an edge where the die's colour was there before (the board's print of it, a
+    shadow on that), only holes new since then count for a pip (flat red dice on a brown property bar were
+    refused at the Pi unit's view: docs/vision.md, "Red dice on the board's print of their colour")."""
     sils = sils or Silhouettes(frame, die, colour)
+    body = np.array(colour, np.float32)
     for i, d in enumerate(dice):
         if d.value is None:
             continue
@@ -225,10 +231,33 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
             a = np.arange(-0.45 * side, 0.45 * side + 1e-9)
             band = (centre + t[:, None, None] * out + a[None, :, None] * across).reshape(-1, 2)
             band = band[~_on_others(band, others, die)]
-            if sil.holed(band).sum() >= SIDE_PIP * side * side:
+            holes = band[sil.holed(band)]
+            if before is not None and len(holes):
+                ij = np.rint(pts[free]).astype(np.intp)
+                if 2 * known_before(frame, before, ij[:, 1], ij[:, 0], body).sum() > len(ij):
+                    # Mostly there before the throw: the board's print of the die's colour (a property bar, red
+                    # lettering) or a shade of what was there (the die's shadow on a bar as dark as a black die).
+                    # A flat die lies against it, or a leaning die's side face over it, whose pip is new there:
+                    # lighter than the print, or unlike the board in a gap of the print. The print's own holes
+                    # are not: its gaps as they were, and its specks (its pixels at the edge of the die's hue,
+                    # with the sensor's noise, and in the die's shadow) no lighter than the print.
+                    holes = holes[~_print_holes(frame, before, np.rint(holes).astype(np.intp), body)]
+            if len(holes) >= SIDE_PIP * side * side:
                 dice[i] = replace(d, value=None, confidence=0.0)
                 problems[i] = "cocked: a side face shows beside the top face (the die's body goes on past it)"
                 break
+
+
+def _print_holes(frame: U8, before: U8, xy: NDArray[np.intp], body: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Whether each pixel (`xy`: frame columns and rows) is as it was before the throw (no channel moved by the
+    roll watcher's change), or was of the die's colour `body` then and is no lighter now by that much (a light
+    pip lying there would be)."""
+    now = frame[xy[:, 1], xy[:, 0]].astype(np.float32)
+    was = before[xy[:, 1], xy[:, 0]].astype(np.float32)
+    same = np.abs(now - was).max(axis=-1) <= THRESHOLD
+    grey = np.array([0.114, 0.587, 0.299], np.float32)  # (BGR: OpenCV's luma weights)
+    lighter = now @ grey > was @ grey + THRESHOLD
+    return np.asarray(same | ((of_colour(was, body) > 0) & ~lighter), bool)
 
 
 class Silhouettes:

@@ -524,7 +524,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         # Near overhead, where a leaning die's open side face lies too close to its top face for the lean
         # check's pips: its body (vision/lean.py).
         sils = Silhouettes(frame, hint or unit, calibration.die_color_bgr)
-        refuse_open_sides(frame, dice, problems, cam.down, hint or unit, calibration.die_color_bgr, sils)
+        refuse_open_sides(frame, dice, problems, cam.down, hint or unit, calibration.die_color_bgr, sils,
+                          before)
     if cam is not None and camera is None and before is not None:
         # ... and from the table before the throw: the side face's pips are new there (white dice, whose side
         # face the board hides, and the rest).

@@ -32,7 +32,7 @@ from vision.lightface import SIDE_PER_G, Down
 from vision.pips import black_hat, odd
 from vision.reading import Die
 from vision.rim import square_turn
-from vision.silhouette import SAME_HUE, Silhouette, dot3, of_colour
+from vision.silhouette import SHADOW, Silhouette, known_before
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -48,9 +48,8 @@ NEW_SHARE = 0.35
 # is black: on the simulated camera 0.02 at most on 13 of 14 leaning dice, 0.16 on the last; a die's shadow
 # 0.4, two dice's overlapping in the crevice between touching dice 0.14-0.20), ...
 AS_DARK = 0.1
-# ... and at most this share of the grey there before (a shadow multiplies the board by 0.5 or more; a pip is
-# 0.1-0.15 of a light board, and 0.37 where it lay on a line of the board's print).
-DARKER = 0.4
+# ... and at most this share of the grey there before (vision/silhouette.py: less is no shadow).
+DARKER = SHADOW
 # A spot's size: at least this many square sides (a pip 0.2 of a side across, squashed to 0.42 and thresholded
 # near its middle), and no longer than this many sides (not the long edge of a shadow).
 SPOT_AREA = 0.004
@@ -224,24 +223,10 @@ def _new_body(frame: U8, before: U8, d: Die, sil: Silhouette | None, others: lis
     if keep.sum() < least:
         return 0.0  # (not enough of the silhouette in the band, new or not: flat dice end here)
     ys, xs = ys[keep] + y0, xs[keep] + x0
-    now = frame[ys, xs].astype(np.float32)
-    was = before[ys, xs].astype(np.float32)
-    # Of the die's colour before, within two pixels: the board's print may shift by one with the sensor's noise,
-    # and more where the camera is knocked (the simulated tables, seeds 20-29, the table before moved 3 or 4 px
-    # sideways: within one pixel, 3 and 7 red pairs of 40 more were refused than without this check; within
-    # two, none more).
-    fh, fw = before.shape[:2]
-    ny = np.clip(ys[:, None] + _NEAR[None, :, 0], 0, fh - 1)
-    nx = np.clip(xs[:, None] + _NEAR[None, :, 1], 0, fw - 1)
-    had = of_colour(before[ny, nx].astype(np.float32), body) > 0  # (n, 9)
-    # A shade of what was there: its hue, and at least DARKER of its light. (Where before is black, nothing
-    # known, every colour is.)
-    n_now, n_was = np.sqrt(dot3(now, now)), np.sqrt(dot3(was, was))
-    shade = (dot3(now, was) >= SAME_HUE * n_now * n_was) & (n_now >= DARKER * n_was)
-    return float((~had.any(axis=1) & ~shade).sum()) / (die * die)
-
-
-_NEAR = np.array([(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3)], np.intp)
+    # Of the die's colour before, within two pixels (with the table before moved 3 or 4 px sideways, within one
+    # pixel 3 and 7 red pairs of 40 more were refused than without this check; within two, none more), or a
+    # shade of what was there (a shadow).
+    return float((~known_before(frame, before, ys, xs, body)).sum()) / (die * die)
 
 
 def _ringed(spot: NDArray[np.bool_], dark: NDArray[np.bool_]) -> bool:

@@ -39,6 +39,10 @@ WINDOW = 1.3  # half the window's side, in die sides: the lean check looks 3.5 p
 # How far past a face's edge (die sides) the die must go on for the face to have more of the die behind it:
 # beyond a flat die's rounded rim, short of a whole face.
 BEHIND = 0.6
+# A shadow multiplies the board's light by 0.5 or more (a pip is 0.1-0.15 of a light board, and 0.37 where it lay
+# on a line of the board's print): what keeps at least this share of its light before the throw, and its hue, is
+# a shade of what was there.
+SHADOW = 0.4
 
 
 @dataclass(frozen=True, eq=False)  # (an array's == is elementwise)
@@ -128,6 +132,33 @@ def of_colour(win: NDArray[np.float32], body: NDArray[np.float32]) -> U8:
     norm = np.sqrt(dot3(win, win) * bb) + 1e-6
     shade = dot / bb
     return np.asarray((dot / norm >= SAME_HUE) & (shade >= SHADE[0]) & (shade <= SHADE[1]), np.uint8)
+
+
+def known_before(frame: U8, before: U8, ys: NDArray[np.intp], xs: NDArray[np.intp],
+                 body: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Whether each pixel (`ys`, `xs`: frame rows and columns) of `frame` was there before the throw (`before`): of
+    the die's colour `body` then (had_colour), or now a shade of what it was, its hue and at least SHADOW of its
+    light (a die's shadow on the board's print). Where before is black (a die lay there, blacked out: nothing
+    known), every colour is a shade of it."""
+    now = frame[ys, xs].astype(np.float32)
+    was = before[ys, xs].astype(np.float32)
+    n_now, n_was = np.sqrt(dot3(now, now)), np.sqrt(dot3(was, was))
+    shade = (dot3(now, was) >= SAME_HUE * n_now * n_was) & (n_now >= SHADOW * n_was)
+    return np.asarray(had_colour(before, ys, xs, body) | shade, bool)
+
+
+def had_colour(before: U8, ys: NDArray[np.intp], xs: NDArray[np.intp], body: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Whether the table before the throw had a shade of the die's colour `body` within two pixels of each pixel
+    (`ys`, `xs`: frame rows and columns): the board's print of it, a hotel. (Within two: the print may shift by
+    one with the sensor's noise, and more where the camera is knocked: the simulated tables, seeds 20-29, the
+    table before moved 3 or 4 px sideways.)"""
+    fh, fw = before.shape[:2]
+    ny = np.clip(ys[:, None] + _NEAR[None, :, 0], 0, fh - 1)
+    nx = np.clip(xs[:, None] + _NEAR[None, :, 1], 0, fw - 1)
+    return np.asarray((of_colour(before[ny, nx].astype(np.float32), body) > 0).any(axis=1), bool)
+
+
+_NEAR = np.array([(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3)], np.intp)
 
 
 def dot3(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:

@@ -97,6 +97,58 @@ def test_a_touching_die_of_the_same_colour_is_not_a_side_face() -> None:
     assert _refused(f, [_die()]) == [""]  # (whether it was read or not)
 
 
+def test_given_the_table_before_the_board_s_print_of_the_die_s_colour_is_no_side_face() -> None:
+    """Something of the die's colour just past an edge, with a light spot in it, ending where a side face could
+    (a flat die lying on the end of a property bar, its lettering): a side face, unless the table before the
+    throw had it there, spot and all. A side face where the board was plain before is still one."""
+    frame = _table(0.4)
+    printed = frame.copy()
+    cv2.rectangle(printed, (CX - H, CY - H), (CX + H - 1, CY + H - 1), BOARD, -1)  # the die not there yet
+    plain = np.full_like(frame, BOARD)
+    for before, refused in ((None, True), (printed, False), (plain, True)):
+        dice = [_die()]
+        problems = [""]
+        refuse_open_sides(frame, dice, problems, lambda xy: (0.0, 0.0), float(SIDE), BODY, before=before)
+        assert problems[0].startswith("cocked") is refused, (refused, problems)
+
+
+def test_given_the_table_before_a_side_face_over_print_of_the_die_s_colour_is_one() -> None:
+    """A leaning die whose side face lies over the board's print of its colour: its pip is new there, lighter
+    than the print, or unlike the board in a gap of the print (the simulated tables' red die leaning over red
+    lettering, tests/vision/test_new_body.py, seeds 50-59)."""
+    frame = _table(0.4)
+    band = (frame == SHADED).all(axis=-1) | (frame == PIP).all(axis=-1)
+    band[:, : CX + H] = False
+    solid = np.full_like(frame, BOARD)
+    solid[band] = BODY  # the print, no gap
+    gapped = solid.copy()
+    gapped[(frame == PIP).all(axis=-1) & band] = BOARD  # the print with a gap where the pip lies
+    for before in (solid, gapped):
+        dice = [_die()]
+        problems = [""]
+        refuse_open_sides(frame, dice, problems, lambda xy: (0.0, 0.0), float(SIDE), BODY, before=before)
+        assert problems[0].startswith("cocked"), problems
+
+
+def test_given_the_table_before_a_shadow_on_the_board_s_print_is_no_side_face() -> None:
+    """The die's shadow on a bar of the board's print, as dark as the die's colour now but not then: a shade of
+    what was there (its hue, and at least silhouette.SHADOW of its light), no side face. Darker than that, it is
+    something new of the die's colour."""
+    frame = _table(0.4)
+    band = (frame == SHADED).all(axis=-1)
+    frame[band] = (60, 57, 54)  # (a shade of the black die's colour: silhouette.DARK_SLACK)
+    printed = frame.copy()
+    cv2.rectangle(printed, (CX - H, CY - H), (CX + H - 1, CY + H - 1), BOARD, -1)  # the die not there yet
+    for lit, refused in (((140, 133, 126), False), ((240, 228, 216), True)):
+        printed[band] = lit
+        dice = [_die()]
+        problems = [""]
+        refuse_open_sides(frame, dice, problems, lambda xy: (0.0, 0.0), float(SIDE), BODY, before=printed)
+        assert problems[0].startswith("cocked") is refused, (lit, problems)
+    dice = [_die()]
+    assert _refused(frame, dice)[0].startswith("cocked")  # (without the table before, a side face)
+
+
 def test_unread_dice_are_not_asked() -> None:
     dice = [_die(value=None)]
     assert _refused(_table(0.4), dice) == [""]
