@@ -287,7 +287,11 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
     if merged is not None and len(merged):
         c = c.joined(merged)
     is_round = np.arange(len(c)) < nround
-    z = c.xy[:, 0] + 1j * c.xy[:, 1]
+    # Calibrated, spots placed to a fraction of a pixel, as the rim test places them: at the Pi unit's view a
+    # die's pips are 9 px apart, and a corner pip found to the pixel lay 0.46 pitch off its proposal's grid,
+    # a mark on the face (docs/vision.md, "Faces proposed from spots placed to a fraction of a pixel").
+    xy = _refined(resp, c.xy) if g_known else c.xy
+    z = xy[:, 0] + 1j * xy[:, 1]
     i, j = np.triu_indices(nround, 1)
     d = np.abs(z[j] - z[i])
     g = d / (2.0 * np.sqrt(2.0))

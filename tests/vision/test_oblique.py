@@ -52,7 +52,9 @@ def test_the_tests_camera_is_read_as_taken_and_a_steep_one_from_above() -> None:
 def test_a_plain_throw_seen_from_the_side_is_read(monkeypatch: pytest.MonkeyPatch, tilt: float, seed: int) -> None:
     """The simulated camera 30 and 40 degrees off vertical: these plain throws were refused read as taken
     ("found 1 dice", "no dice found": the squashed faces failed the square face's checks, or a side face's
-    pips were read as a die), and are read right from above, whole and where the table changed."""
+    pips were read as a die), and are read right from above, whole and where the table changed. (At 30 degrees
+    they are read right as taken too since faces are proposed from spots placed to a fraction of a pixel,
+    darkpips._proposals: docs/vision.md, "A real board's proportions"; at 40 they are still refused so.)"""
     before, after, cam = _throw("ok", seed, tilt)
     cal = cam.calibration()
     (truth,) = cam.throws
@@ -65,7 +67,11 @@ def test_a_plain_throw_seen_from_the_side_is_read(monkeypatch: pytest.MonkeyPatc
         for t in truth.dice:  # in the frame's own pixels
             assert min(np.hypot(d.center[0] - t.center_px[0], d.center[1] - t.center_px[1]) for d in r.dice) < 0.3 * die
     monkeypatch.setattr(vision.oblique, "RECTIFY_BELOW", 0.0)  # read as taken
-    assert read_dice(after, calibration=cal).verdict is not Verdict.OK
+    as_taken = read_dice(after, calibration=cal)
+    if tilt < 40.0:
+        assert sorted(as_taken.values) == sorted(truth.values), as_taken  # type: ignore[type-var]
+    else:
+        assert as_taken.verdict is not Verdict.OK
 
 
 def test_a_board_calibrated_from_its_clicked_corners_is_read_from_above() -> None:
