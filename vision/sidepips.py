@@ -54,6 +54,12 @@ DARKER = SHADOW
 # near its middle), and no longer than this many sides (not the long edge of a shadow).
 SPOT_AREA = 0.004
 SPOT_LONG = 0.4
+# White dice whose 1 is one large red pip (Japanese dice): leaning, that 1 on the open side face is neither
+# pip-sized nor as dark as a black pip in grey, and the checks above miss it (at the Pi unit's view, a die leaning
+# on the hotel with its 2 up: 9 of 60 cocked throws accepted). It is red: a pixel counts as red where its red
+# channel exceeds its green and blue by RED levels (the simulated 1: 150; the board's pale green: under 0), and
+# red new since before where the table before was not (the board's red print was).
+RED = 60
 # Points within this many sides of another die read's flat outline are that die's (its pips, its side faces).
 OTHER_DIE = 0.15
 # At most this share of the pixels ringing a spot may be as dark as a pip (_ringed): on the
@@ -84,9 +90,42 @@ def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[
         if d.value is None:
             continue
         others = _others(dice, d, twin, die)
-        if _new_pip(frame, before, d, others, down, die, light_pips):
+        if _new_pip(frame, before, d, others, down, die, light_pips) or (
+                not light_pips and _new_red_pip(frame, before, d, others, down, die)):
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = "cocked: a side face's pips show beside the top face (not there before the throw)"
+
+
+def _new_red_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float) -> bool:
+    """Whether a red spot at least a pip's size (SPOT_AREA) lies in `d`'s band past its flat outline (BAND, clear
+    of `others`) where the table before had no red (RED): a large red 1 on a leaning die's open side face."""
+    h, w = frame.shape[:2]
+    side = max(d.size, die)
+    dx, dy = down(d.center)
+    reach = math.ceil((0.71 + BAND[1]) * side + math.hypot(dx, dy) + 2)
+    cx, cy = d.center
+    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    x1, y1 = min(w, int(cx) + reach + 1), min(h, int(cy) + reach + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return False
+    now = frame[y0:y1, x0:x1].astype(np.int16)
+    b = before[y0:y1, x0:x1].astype(np.int16)
+    red = now[..., 2] - np.maximum(now[..., 0], now[..., 1]) > RED
+    red &= b[..., 2] - np.maximum(b[..., 0], b[..., 1]) <= RED // 2  # (not red before: the board's red print)
+    red &= (b[..., 0] | b[..., 1] | b[..., 2]) != 0  # (black before: nothing known there)
+    ys, xs = np.nonzero(red)
+    if len(ys) < SPOT_AREA * side * side:
+        return False
+    centre = (cx - x0, cy - y0)
+    turn = square_turn(np.asarray(cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), np.uint8), centre,
+                       side) if d.value == 1 else d.turn
+    keep = _Band.of(d, side, turn, (x0, y0), centre, others, down, die).holds(ys, xs)
+    if keep.sum() < SPOT_AREA * side * side:
+        return False
+    spots = np.zeros(red.shape, np.uint8)
+    spots[ys[keep], xs[keep]] = 1
+    _, _, stats, _ = cv2.connectedComponentsWithStats(spots, connectivity=8)
+    return bool((stats[1:, cv2.CC_STAT_AREA] >= SPOT_AREA * side * side).any())
 
 
 def _others(dice: list[Die], d: Die, twin: float, die: float) -> list[Die]:
