@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 from calibration.model import Calibration
 from hardware.simcam import DICE_LOOKS, SimulatedCamera, face_up
 from vision import Verdict, read_dice
+from vision.change import changes
 from vision.reader import MIN_CONFIDENCE
 from vision.reading import DiceReading
 
@@ -31,6 +32,20 @@ def sim_throw_before(kind: str, seed: int, big_one: bool = False) -> tuple[Any, 
     frames = list(cam)
     (truth,) = cam.throws
     return frames[-1].image, frames[0].image, cam.calibration(), truth
+
+
+def read_at_the_pi_units_view(seed: int, kind: str = "ok", look: str = "white") -> tuple[DiceReading, Any]:
+    """One simulated throw of `kind` at the Raspberry Pi unit's view of a real board (1280x960, dice of 26 px read
+    enlarged), read where the table changed with the table before, as the roll watcher reads it; and its truth.
+    `look`: DICE_LOOKS, or "japanese" (white, the 1 one large red pip)."""
+    body, pip = DICE_LOOKS["white" if look == "japanese" else look]
+    cam = SimulatedCamera(seed=seed, script=[kind], hands=False, size=(1280, 960), die_mm=7.6, die_bgr=body,
+                          pip_bgr=pip, big_one=look == "japanese")
+    frames = list(cam)
+    before, after = frames[0].image, frames[-1].image
+    (truth,) = cam.throws
+    return read_dice(after, calibration=cam.calibration(), changed=changes(before, after, cam.die_size_px()),
+                     before=before), truth
 
 
 def assert_read_right(seed: int) -> None:

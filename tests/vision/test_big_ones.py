@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 
 from hardware.simcam import SimulatedCamera
-from tests.vision.simthrows import sim_table, sim_throw
+from tests.vision.simthrows import read_at_the_pi_units_view, sim_table, sim_throw
 from vision import Verdict, read_dice
-from vision.change import changes
 from vision.darkpips import _big_ones, noise_floors
 from vision.lightface import SIDE_PER_G
 
@@ -94,11 +93,7 @@ def test_a_die_leaning_with_its_large_one_on_the_open_side_face_is_refused_at_th
     open side face, neither pip-sized nor as dark as a black pip in grey. Accepted by its top face (9 of seeds
     41-100) until the side-pip check looked for red new since before in the band past the die's flat outline
     (vision/sidepips.py _new_red_pip, RED)."""
-    cam = SimulatedCamera(seed=seed, script=["cocked"], hands=False, size=(1280, 960), die_mm=7.6, big_one=True)
-    frames = list(cam)
-    before, after = frames[0].image, frames[-1].image
-    r = read_dice(after, calibration=cam.calibration(), changed=changes(before, after, cam.die_size_px()),
-                  before=before)
+    r, _ = read_at_the_pi_units_view(seed, "cocked", "japanese")
     assert r.verdict is not Verdict.OK, r.values
     assert "side face" in r.reason, r.reason
 
@@ -106,11 +101,6 @@ def test_a_die_leaning_with_its_large_one_on_the_open_side_face_is_refused_at_th
 def test_a_flat_die_beside_the_red_hotel_is_read_at_the_pi_units_view() -> None:
     """Seed 48's plain throw: a Japanese 3 lying against the red hotel, which was there before the throw (red, but
     not new): read, not refused for the red beside it."""
-    cam = SimulatedCamera(seed=48, script=["ok"], hands=False, size=(1280, 960), die_mm=7.6, big_one=True)
-    frames = list(cam)
-    before, after = frames[0].image, frames[-1].image
-    r = read_dice(after, calibration=cam.calibration(), changed=changes(before, after, cam.die_size_px()),
-                  before=before)
-    (truth,) = cam.throws
+    r, truth = read_at_the_pi_units_view(48, "ok", "japanese")
     assert r.verdict is Verdict.OK, r.reason
     assert sorted(r.values) == sorted(truth.values)  # type: ignore[type-var]

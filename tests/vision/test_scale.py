@@ -9,8 +9,9 @@ import pytest
 
 import vision.scale
 from calibration.model import Calibration
-from hardware.simcam import DICE_LOOKS, SimulatedCamera
+from hardware.simcam import SimulatedCamera
 from tests.vision.render import DieSpec, render
+from tests.vision.simthrows import read_at_the_pi_units_view
 from vision import Verdict, read_dice
 from vision.change import changes
 from vision.reading import DiceReading, Die
@@ -312,17 +313,9 @@ def test_faces_are_proposed_from_spots_placed_to_a_fraction_of_a_pixel(seed: int
 
 
 def _plain_throw_is_read_at_the_pi_units_view(seed: int, look: str) -> None:
-    """A plain throw of `seed` with dice of `look` (DICE_LOOKS, or "japanese": white with a large red 1) at the Pi
-    unit's view of a real board, read where the table changed with the table before, as the roll watcher reads
-    it: `ok`, its values right."""
-    body, pip = DICE_LOOKS["white" if look == "japanese" else look]
-    cam = SimulatedCamera(seed=seed, script=["ok"], hands=False, size=(1280, 960), die_mm=7.6, die_bgr=body,
-                          pip_bgr=pip, big_one=look == "japanese")
-    frames = list(cam)
-    before, after = frames[0].image, frames[-1].image
-    r = read_dice(after, calibration=cam.calibration(), changed=changes(before, after, cam.die_size_px()),
-                  before=before)
-    (truth,) = cam.throws
+    """A plain throw of `seed` with dice of `look` at the Pi unit's view of a real board, read where the table
+    changed with the table before, as the roll watcher reads it: `ok`, its values right."""
+    r, truth = read_at_the_pi_units_view(seed, "ok", look)
     assert r.verdict is Verdict.OK, r.reason
     assert sorted(r.values, key=str) == sorted(truth.values, key=str)
 
