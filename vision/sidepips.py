@@ -111,7 +111,10 @@ def _new_red_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, d
     now = frame[y0:y1, x0:x1].astype(np.int16)
     b = before[y0:y1, x0:x1].astype(np.int16)
     red = now[..., 2] - np.maximum(now[..., 0], now[..., 1]) > RED
-    red &= b[..., 2] - np.maximum(b[..., 0], b[..., 1]) <= RED // 2  # (not red before: the board's red print)
+    # Not red before within two pixels (the board's red print, which may shift by one with the sensor's noise, and
+    # more where the camera is knocked: as for refuse_new_body's colour before).
+    was_red = np.asarray(b[..., 2] - np.maximum(b[..., 0], b[..., 1]) > RED // 2, np.uint8)
+    red &= cv2.dilate(was_red, _BOX5) == 0
     red &= (b[..., 0] | b[..., 1] | b[..., 2]) != 0  # (black before: nothing known there)
     ys, xs = np.nonzero(red)
     if len(ys) < SPOT_AREA * side * side:
