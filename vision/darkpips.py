@@ -342,7 +342,7 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
         if key in seen:
             continue
         seen.add(key)
-        face = _check(gray, c, resp, members, g_known, level, edge)
+        face = _check(gray, c, resp, members, g_known, level, edge, xy[members] if g_known else None)
         if face is not None:
             out.append(face)
     return out
@@ -405,7 +405,8 @@ _NEIGHBOURS = np.array([0, 1, -1, 1j, -1j])
 
 
 def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_known: float | None,
-           level: Level | None = None, edge: float = MIN_EDGE) -> LightFace | None:
+           level: Level | None = None, edge: float = MIN_EDGE, placed_xy: F64 | None = None) -> LightFace | None:
+    """`placed_xy`: the members' spots placed to a fraction of a pixel (_refined), where the caller has them."""
     pts = c.xy[members]
     fit = fit_layout(pts, with_skew=False)
     if fit.value is None or fit.value != len(members):
@@ -456,7 +457,7 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
     # Uncalibrated, Byler read two photos fewer right either way (154 -> 152; docs/vision.md).
     placed, at = pts, fit
     if g_known:
-        placed = _refined(resp, pts)
+        placed = placed_xy if placed_xy is not None else _refined(resp, pts)
         at = fit_layout(placed, with_skew=False)
         if at.value != fit.value:
             placed, at = pts, fit

@@ -99,15 +99,12 @@ def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[
 def _new_red_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float) -> bool:
     """Whether a red spot at least a pip's size (SPOT_AREA) lies in `d`'s band past its flat outline (BAND, clear
     of `others`) where the table before had no red (RED): a large red 1 on a leaning die's open side face."""
-    h, w = frame.shape[:2]
     side = max(d.size, die)
-    dx, dy = down(d.center)
-    reach = math.ceil((0.71 + BAND[1]) * side + math.hypot(dx, dy) + 2)
-    cx, cy = d.center
-    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    x1, y1 = min(w, int(cx) + reach + 1), min(h, int(cy) + reach + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
+    box = _patch(frame, d, down, side, 0)
+    if box is None:
         return False
+    x0, y0, x1, y1 = box
+    cx, cy = d.center
     now = frame[y0:y1, x0:x1].astype(np.int16)
     b = before[y0:y1, x0:x1].astype(np.int16)
     red = now[..., 2] - np.maximum(now[..., 0], now[..., 1]) > RED
@@ -131,6 +128,18 @@ def _new_red_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, d
     return bool((stats[1:, cv2.CC_STAT_AREA] >= SPOT_AREA * side * side).any())
 
 
+def _patch(frame: U8, d: Die, down: Down, side: float, more: float) -> tuple[int, int, int, int] | None:
+    """The frame's box (x0, y0, x1, y1) round `d` that holds its band: a flat die's outline reaches 0.71 of a
+    side from its centre, and `down` on; then the band, `more` pixels and two. None where under 3 px a side."""
+    h, w = frame.shape[:2]
+    dx, dy = down(d.center)
+    reach = math.ceil((0.71 + BAND[1]) * side + math.hypot(dx, dy) + more + 2)
+    cx, cy = d.center
+    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    x1, y1 = min(w, int(cx) + reach + 1), min(h, int(cy) + reach + 1)
+    return None if x1 - x0 < 3 or y1 - y0 < 3 else (x0, y0, x1, y1)
+
+
 def _others(dice: list[Die], d: Die, twin: float, die: float) -> list[Die]:
     """The dice read beside `d` whose outlines its side face is kept clear of: all but an unread die closer than
     `twin` sides, which is `d`'s own side face or shadow read again (the reader's TWIN)."""
@@ -138,18 +147,13 @@ def _others(dice: list[Die], d: Die, twin: float, die: float) -> list[Die]:
 
 
 def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float, light_pips: bool) -> bool:
-    h, w = frame.shape[:2]
     side = max(d.size, die)  # (a face read small would leave its own edge past the outline)
     k = odd(KERNEL_PER_DIAM * PIP_D_PER_G * side / SIDE_PER_G)
-    # (A flat die's outline reaches 0.71 of a side from its centre, and `down` on; the black-hat needs half its
-    # kernel more.)
-    dx, dy = down(d.center)
-    reach = math.ceil((0.71 + BAND[1]) * side + math.hypot(dx, dy) + k / 2 + 2)
-    cx, cy = d.center
-    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    x1, y1 = min(w, int(cx) + reach + 1), min(h, int(cy) + reach + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
+    box = _patch(frame, d, down, side, k / 2)  # (the black-hat needs half its kernel more)
+    if box is None:
         return False
+    x0, y0, x1, y1 = box
+    cx, cy = d.center
     now = np.asarray(cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     was = np.asarray(cv2.cvtColor(before[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     if light_pips:
