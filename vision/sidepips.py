@@ -182,8 +182,12 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
         return False
     # Pixels as dark as a pip and much darker than before: a spot is one only where its darkest pixel is (below),
     # so with none in the band there is none (and no black-hat to take: most flat dice end here).
-    dark = now <= pip_grey + AS_DARK * (face_grey - pip_grey)
+    as_pip = pip_grey + AS_DARK * (face_grey - pip_grey)
+    dark = now <= as_pip
     dark &= now <= DARKER * np.maximum(was, 1).astype(np.float64)
+    # ... and not as dark as a pip before: black print in the die's contact shadow went from 20 to 7 grey levels (the
+    # Pi unit's view: three flat white dice refused), and a pip over print that dark was never new by the ratio.
+    dark &= was > as_pip
     band = _Band.of(d, side, turn, (x0, y0), centre, others, down, die)
     if not band.holds(*np.nonzero(dark)).any():
         return False

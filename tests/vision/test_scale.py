@@ -303,6 +303,15 @@ def test_red_dice_on_a_real_boards_print_of_their_colour_are_read(seed: int) -> 
     _plain_throw_is_read_at_the_pi_units_view(seed, "red")
 
 
+@pytest.mark.parametrize("seed", [43, 183, 236])
+def test_black_print_in_a_flat_dies_shadow_is_no_side_faces_pip(seed: int) -> None:
+    """Flat white dice at the Pi unit's view beside a property bar's black border: its end, in the die's contact
+    shadow, darkened from 20 to 7-8 grey levels (under sidepips.DARKER of before) and answered the black-hat as a
+    pip; refused as leaning until a pip new since before had to be one where the table before was not as dark as
+    a pip (vision/sidepips.py _new_pip)."""
+    _plain_throw_is_read_at_the_pi_units_view(seed, "white")
+
+
 @pytest.mark.parametrize("seed", [74, 81])
 def test_faces_are_proposed_from_spots_placed_to_a_fraction_of_a_pixel(seed: int) -> None:
     """Japanese dice at the Pi unit's view: a 5 (74) and a 6 (81) away from the frame's centre, whose corner pip,
@@ -324,9 +333,10 @@ def _plain_throw_is_read_at_the_pi_units_view(seed: int, look: str) -> None:
 def test_the_pi_units_view_of_a_real_board_reads_throws_where_the_table_changed() -> None:
     """The Raspberry Pi unit's 1280x960 frames over a board of a real one's proportions (a die a 32nd of its side,
     bench/vision.py --sim-size 1280x960 --sim-die-mm 7.6): dice of 26 px, read enlarged to the working size, where
-    the table changed. Measured 2026-11-29: seeds 1-5 of every kind all right; plain throws of seeds 41-340 289 of
+    the table changed. Measured 2026-11-29: seeds 1-5 of every kind all right; plain throws of seeds 41-340 292 of
     300 (the rest refused; 264 before the rim test took pips placed to a fraction of a pixel and a 1's turn was
-    taken from its edges, 281 before faces were proposed from such spots too), no wrong `ok` of any kind
+    taken from its edges, 281 before faces were proposed from such spots too, 289 before black print in a die's
+    shadow was no longer a side face's pip), no wrong `ok` of any kind
     (docs/vision.md, "A real board's proportions")."""
     right = wrong_ok = 0
     for kind in ("ok", "off_board", "cocked", "stacked"):

@@ -132,6 +132,31 @@ def test_the_boards_print_beside_the_die_was_there_before() -> None:
     assert not _refused(frame2, blacked, die)
 
 
+def test_black_print_darker_in_the_dies_shadow_is_no_new_pip() -> None:
+    """A blue bar's black border passing the die's edge, in its contact shadow (the board and the bar at half their
+    grey, the border's end from 20 to 7): with the die's shadowed side above it, the border's end answers the
+    black-hat more than before, as a pip would, and is under DARKER of before. But it was as dark as a pip before
+    the throw, and nothing new shows as a pip within that (the Pi unit's view, white seeds 43, 183 and 236: flat
+    dice refused so). A side face's pip over print that was not as dark as a pip (grey 70, a red bar) is still
+    new."""
+    x, y, h = int(CENTRE[0]), int(CENTRE[1]), int(SIDE / 2)
+    before = _table()
+    before[y - 40:y + 40, x + h + 8:x + h + 50] = 55  # a blue bar ...
+    before[y - 40:y + 40, x + h + 5:x + h + 8] = 20  # ... and its black border
+    frame = before.copy()
+    die = _die(frame)
+    shade = (slice(y - 12, y + 12), slice(x + h, x + h + 20))
+    frame[shade] = (before[shade] * 0.5).astype(np.uint8)
+    frame[y - 3:y + 3, x + h + 5:x + h + 8] = 7
+    assert not _refused(frame, before, die)
+    dark_print = _table()
+    dark_print[y - 40:y + 40, x + h:x + h + 60] = 70  # (a bar wider than the black-hat)
+    frame = dark_print.copy()
+    die = _die(frame)
+    _side_face(frame)
+    assert _refused(frame, dark_print, die)
+
+
 def test_light_pips_are_asked_the_same_with_the_grey_levels_turned_over() -> None:
     """A dark die with light pips on a dark board (the synthetic frames turned over): its side face's light pip,
     new since before, refuses it; where before is black (not known), nothing is new, turned over or not."""
