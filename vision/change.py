@@ -95,3 +95,24 @@ def cores(boxes: tuple[Box, ...], die: float, size: tuple[int, int]) -> tuple[Bo
 def inside(xy: tuple[float, float], boxes: tuple[Box, ...]) -> bool:
     """Whether the point `xy` lies in any of `boxes`."""
     return any(x0 <= xy[0] < x1 and y0 <= xy[1] < y1 for x0, y0, x1, y1 in boxes)
+
+
+def new_share(frame: NDArray[np.uint8], before: NDArray[np.uint8], centre: tuple[float, float],
+              radius: float, threshold: int = THRESHOLD) -> float:
+    """The share of the disc of `radius` px round `centre` where the colour frame `frame` differs from `before`
+    (the same view before the throw, black where it is not known) by more than `threshold` levels in some
+    channel, or where `before` is black: what is new there. 1.0 where the disc holds no pixel of the frame."""
+    h, w = frame.shape[:2]
+    r = max(radius, 0.5)
+    x0, y0 = max(0, int(centre[0] - r)), max(0, int(centre[1] - r))
+    x1, y1 = min(w, int(centre[0] + r) + 1), min(h, int(centre[1] + r) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 1.0
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    disc = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
+    if not disc.any():
+        return 1.0
+    now = frame[y0:y1, x0:x1][disc].astype(np.int16)
+    was = before[y0:y1, x0:x1][disc].astype(np.int16)
+    new = (np.abs(now - was).max(axis=1) > threshold) | (was.max(axis=1) == 0)
+    return float(new.mean())

@@ -22,7 +22,7 @@ from vision import closeup, view
 from vision.bodies import Body, segment
 from vision.camera import BoardCamera
 from vision.candidates import BARE_SPOTS, spot_clusters
-from vision.change import Box, cores, grow, inside
+from vision.change import Box, cores, grow, inside, new_share
 from vision.colourpips import read_colour_face
 from vision.darkpips import NO_SPOTS, LightPass, big_ones_pass, light_pass
 from vision.dicenet import NO_DIE, DiceNet, NetRead
@@ -71,6 +71,12 @@ TWIN = 0.9
 # whole with the board around it (the lean check looks up to 1.1 dice beyond a face's edge, vision/lean.py).
 CHANGED_PAD = 1.5
 ALIGN = 12  # a window's corner lies on multiples of this (pixels): see _windows
+# Given the table before the throw, a die read is this throw's only where at least NEW_FACE of its top face's middle
+# (within FACE_DISC of a side of its centre) is new since then (_drop_unchanged): the board's print read as a die
+# (a red "A"'s counter as a red die's 1) is as it was, 0-1.2% new at the Pi unit's view; a die thrown shows its pips
+# new at least, and the least new measured was a red 2 on red print, 22%.
+FACE_DISC = 0.35
+NEW_FACE = 0.05
 # Read resized where the table changed, the frames are resized this many dice round each window (_read_resized).
 WITHIN_PAD = 1.0
 
@@ -295,8 +301,9 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     `before`: the table as the same camera saw it before the throw (the roll watcher passes it; black where it
     is not known). Calibrated with the board's homography near overhead, a die is refused as cocked where
     pips of a side face show beside its top face that were not there before, or, with light pips, its body
-    (vision/sidepips.py); and the lean check does not take spots that were there for a side face's pips
-    (vision/darkpips.py SpotsBefore).
+    (vision/sidepips.py); the lean check does not take spots that were there for a side face's pips
+    (vision/darkpips.py SpotsBefore); and a die read on what is as it was (the board's print) is no die of the
+    throw (_drop_unchanged).
 
     Dice larger than the reader's working size are read on the frame shrunk to it (vision/scale.py): a
     phone's photo reads as fast and as well as a camera's frame; dice smaller than the development photos'
@@ -536,6 +543,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
             # leaning: wrong `ok`s red 14 -> 2, black 7 -> 2 of 180; flat and touching pairs read the same.)
             refuse_new_body(frame, before, dice, problems, cam.down, hint or unit, calibration.die_color_bgr, TWIN,
                             sils)
+    if cam is not None and camera is None and before is not None:
+        _drop_unchanged(frame, before, dice, problems, hint or unit)
     if expect is not None and hint:
         # Calibrated only. Uncalibrated, on the photos as other cameras take them, dropping twins turned two
         # photo reads with a die misread elsewhere (a dark 2 read as 3) into wrong oks: a stray unread die,
@@ -660,6 +669,15 @@ def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) 
         problems[:] = [p for i, p in enumerate(problems) if i not in twins]
 
 
+
+
+def _drop_unchanged(frame: U8, before: U8, dice: list[Die], problems: list[str], die: float) -> None:
+    """Drop (in place) every die, read or not, whose top face is no part of this throw: within FACE_DISC of a
+    side of its centre, less than NEW_FACE of it differs from the table before (vision/change.py new_share)."""
+    keep = [i for i, d in enumerate(dice) if new_share(frame, before, d.center, FACE_DISC * die) >= NEW_FACE]
+    if len(keep) < len(dice):
+        dice[:] = [dice[i] for i in keep]
+        problems[:] = [problems[i] for i in keep]
 
 
 def _camera_of(calibration: Calibration, frame_wh: tuple[int, int], die: float) -> BoardCamera:

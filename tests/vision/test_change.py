@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.change import MIN_PLACE, changed_boxes, cores, grow, inside, shrink
+from vision.change import MIN_PLACE, changed_boxes, cores, grow, inside, new_share, shrink
 
 DIE = 8.0  # a die's side at work size (a 32 px die in a 640 px frame shrunk 4 times)
 
@@ -71,3 +71,19 @@ def test_shrink_and_cores() -> None:
     (core,) = cores(((100, 100, 140, 140),), 32.0, (640, 480))
     assert core == (84, 84, 156, 156)
     assert inside((85, 150), (core,)) and not inside((80, 150), (core,))
+
+
+def test_new_share_counts_what_differs_from_before_in_any_channel_or_was_not_known() -> None:
+    """A die's top face is new where some channel moved by more than the threshold, or where before is black (a
+    die lay there, blacked out: not known); the board's print left as it was is not."""
+    rng = np.random.default_rng(1)
+    before = np.clip(rng.normal(180.0, 3.0, (100, 100, 3)), 0, 255).astype(np.uint8)
+    after = before.copy()
+    assert new_share(after, before, (50.0, 50.0), 10.0) == 0.0
+    after[40:61, 50:61, 2] = 250  # the right half of the disc, in red only
+    assert new_share(after, before, (50.0, 50.0), 10.0) == pytest.approx(0.55, abs=0.06)
+    assert new_share(after, before, (50.0, 50.0), 10.0, threshold=80) == 0.0  # 70 levels: under that threshold
+    blacked = before.copy()
+    blacked[:, :50] = 0
+    assert new_share(before, blacked, (50.0, 50.0), 10.0) == pytest.approx(0.5, abs=0.06)
+    assert new_share(after, before, (-30.0, 50.0), 10.0) == 1.0  # no pixel of the frame: nothing to say it is old
