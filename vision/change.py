@@ -12,6 +12,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.silhouette import SAME_HUE, SHADOW
+
 U8 = NDArray[np.uint8]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive), frame pixels
 
@@ -101,7 +103,9 @@ def new_share(frame: NDArray[np.uint8], before: NDArray[np.uint8], centre: tuple
               radius: float, threshold: int = THRESHOLD) -> float:
     """The share of the disc of `radius` px round `centre` where the colour frame `frame` differs from `before`
     (the same view before the throw, black where it is not known) by more than `threshold` levels in some
-    channel, or where `before` is black: what is new there. 1.0 where the disc holds no pixel of the frame."""
+    channel and is not a shadow on what was there (its hue, darker, but not under SHADOW of its light:
+    vision/silhouette.py's shade), or where `before` is black: what is new there. 1.0 where the disc holds no
+    pixel of the frame."""
     h, w = frame.shape[:2]
     r = max(radius, 0.5)
     x0, y0 = max(0, int(centre[0] - r)), max(0, int(centre[1] - r))
@@ -112,7 +116,11 @@ def new_share(frame: NDArray[np.uint8], before: NDArray[np.uint8], centre: tuple
     disc = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
     if not disc.any():
         return 1.0
-    now = frame[y0:y1, x0:x1][disc].astype(np.int16)
-    was = before[y0:y1, x0:x1][disc].astype(np.int16)
-    new = (np.abs(now - was).max(axis=1) > threshold) | (was.max(axis=1) == 0)
+    now = frame[y0:y1, x0:x1][disc].astype(np.float32)
+    was = before[y0:y1, x0:x1][disc].astype(np.float32)
+    moved = np.abs(now - was).max(axis=1) > threshold
+    n_now, n_was = np.sqrt((now * now).sum(axis=1)), np.sqrt((was * was).sum(axis=1))
+    # (A shadow only darkens: a white die on a pale board is its hue too, but lighter.)
+    shaded = ((now * was).sum(axis=1) >= SAME_HUE * n_now * n_was) & (n_now >= SHADOW * n_was) & (n_now <= n_was)
+    new = (moved & ~shaded) | (was.max(axis=1) == 0)
     return float(new.mean())

@@ -72,9 +72,9 @@ TWIN = 0.9
 CHANGED_PAD = 1.5
 ALIGN = 12  # a window's corner lies on multiples of this (pixels): see _windows
 # Given the table before the throw, a die read is this throw's only where at least NEW_FACE of its top face's middle
-# (within FACE_DISC of a side of its centre) is new since then (_drop_unchanged): the board's print read as a die
-# (a red "A"'s counter as a red die's 1) is as it was, 0-1.2% new at the Pi unit's view; a die thrown shows its pips
-# new at least, and the least new measured was a red 2 on red print, 22%.
+# (within FACE_DISC of a side of its centre) is new since then (_drop_unchanged, vision/change.py new_share): the
+# board's print read as a die (a red "A"'s counter as a red die's 1) is as it was or shaded, 0% new at the Pi unit's
+# view; a die thrown shows its pips new at least, and the least new measured was a red 2 on red print, 19%.
 FACE_DISC = 0.35
 NEW_FACE = 0.05
 # Read resized where the table changed, the frames are resized this many dice round each window (_read_resized).

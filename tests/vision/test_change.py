@@ -75,7 +75,7 @@ def test_shrink_and_cores() -> None:
 
 def test_new_share_counts_what_differs_from_before_in_any_channel_or_was_not_known() -> None:
     """A die's top face is new where some channel moved by more than the threshold, or where before is black (a
-    die lay there, blacked out: not known); the board's print left as it was is not."""
+    die lay there, blacked out: not known); the board's print left as it was, or in a shadow, is not."""
     rng = np.random.default_rng(1)
     before = np.clip(rng.normal(180.0, 3.0, (100, 100, 3)), 0, 255).astype(np.uint8)
     after = before.copy()
@@ -87,3 +87,9 @@ def test_new_share_counts_what_differs_from_before_in_any_channel_or_was_not_kno
     blacked[:, :50] = 0
     assert new_share(before, blacked, (50.0, 50.0), 10.0) == pytest.approx(0.5, abs=0.06)
     assert new_share(after, before, (-30.0, 50.0), 10.0) == 1.0  # no pixel of the frame: nothing to say it is old
+    # A shadow on what was there (its hue, darker, at least SHADOW of its light) is not new; darker still, or lighter,
+    # it is.
+    shaded = (before * 0.6).astype(np.uint8)
+    assert new_share(shaded, before, (50.0, 50.0), 10.0) == 0.0
+    assert new_share((before * 0.3).astype(np.uint8), before, (50.0, 50.0), 10.0) == 1.0
+    assert new_share(np.clip(before * 1.3, 0, 255).astype(np.uint8), before, (50.0, 50.0), 10.0) == 1.0
