@@ -669,8 +669,6 @@ def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) 
         problems[:] = [p for i, p in enumerate(problems) if i not in twins]
 
 
-
-
 def _drop_unchanged(frame: U8, before: U8, dice: list[Die], problems: list[str], die: float) -> None:
     """Drop (in place) every die, read or not, whose top face is no part of this throw: within FACE_DISC of a
     side of its centre, less than NEW_FACE of it differs from the table before (vision/change.py new_share)."""
