@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.silhouette import SAME_HUE, SHADOW, dot3
+from vision.silhouette import a_shade
 
 U8 = NDArray[np.uint8]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive), frame pixels
@@ -119,8 +119,6 @@ def new_share(frame: NDArray[np.uint8], before: NDArray[np.uint8], centre: tuple
     now = frame[y0:y1, x0:x1][disc].astype(np.float32)
     was = before[y0:y1, x0:x1][disc].astype(np.float32)
     moved = np.abs(now - was).max(axis=1) > threshold
-    n_now, n_was = np.sqrt(dot3(now, now)), np.sqrt(dot3(was, was))
-    # (A shadow only darkens: a white die on a pale board is its hue too, but lighter.)
-    shaded = (dot3(now, was) >= SAME_HUE * n_now * n_was) & (n_now >= SHADOW * n_was) & (n_now <= n_was)
-    new = (moved & ~shaded) | (was.max(axis=1) == 0)
+    # (Darker only: a white die on a pale board is its hue too, but lighter.)
+    new = (moved & ~a_shade(now, was, darker=True)) | (was.max(axis=1) == 0)
     return float(new.mean())

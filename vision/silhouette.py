@@ -140,11 +140,16 @@ def known_before(frame: U8, before: U8, ys: NDArray[np.intp], xs: NDArray[np.int
     the die's colour `body` then (had_colour), or now a shade of what it was, its hue and at least SHADOW of its
     light (a die's shadow on the board's print). Where before is black (a die lay there, blacked out: nothing
     known), every colour is a shade of it."""
-    now = frame[ys, xs].astype(np.float32)
-    was = before[ys, xs].astype(np.float32)
+    shade = a_shade(frame[ys, xs].astype(np.float32), before[ys, xs].astype(np.float32))
+    return np.asarray(had_colour(before, ys, xs, body) | shade, bool)
+
+
+def a_shade(now: NDArray[np.float32], was: NDArray[np.float32], darker: bool = False) -> NDArray[np.bool_]:
+    """Whether each colour of `now` (N x 3) is a shade of the same pixel's in `was`: its hue (SAME_HUE) and at least
+    SHADOW of its light; with `darker`, no lighter either (a shadow only darkens)."""
     n_now, n_was = np.sqrt(dot3(now, now)), np.sqrt(dot3(was, was))
     shade = (dot3(now, was) >= SAME_HUE * n_now * n_was) & (n_now >= SHADOW * n_was)
-    return np.asarray(had_colour(before, ys, xs, body) | shade, bool)
+    return np.asarray(shade & (n_now <= n_was) if darker else shade, bool)
 
 
 def had_colour(before: U8, ys: NDArray[np.intp], xs: NDArray[np.intp], body: NDArray[np.float32]) -> NDArray[np.bool_]:
