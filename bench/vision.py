@@ -166,7 +166,9 @@ grey pass's noise floors and the pips' shape measured on the patch's core alone 
 (black print in a die's shadow no side face's pip; a die read on the print as it was no die of the throw): the same
 Byler figures (99.88% of 1,650, coverage 91.67%, 154 photos ok and right, none wrong; `--expect any` 152 / 3);
 photos 35.7 / 16.6 ms (0.47x), crops 26.5 / 11.9 ms (0.45x); where changed 5.6 / 7.1 against 15.9 ms (2.84x /
-2.22x), 160/160 right.
+2.22x), 160/160 right. The next session, the reader unchanged, on a slower machine of the same kind (2m09s; the peer
+1.4x slower than the session before): the same Byler figures; photos 50.7 / 23.6 ms (0.47x), crops 37.6 / 16.3 ms
+(0.43x); where changed 7.4 / 9.3 against 19.8 ms (2.65x / 2.14x), whole 8.2 / 15.9 ms (2.43x / 1.25x), 160/160 right.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
