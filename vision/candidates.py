@@ -35,12 +35,18 @@ BARE_SPOTS = 3
 TAKEN = 0.75
 # Textured boards give thousands of spots; the strongest this many free ones are grouped (n^2 distances).
 MAX_FREE = 300
+# A face's pips answer the black-hat alike, a die's bevels and corners and a neighbour's edge more weakly: with
+# `regroup`, a group too wide or too crowded to be one face is grouped again from its spots at least this share of
+# its strongest (as darkpips' proposals hold a face's spots to 0.45 of its weaker corner).
+SIMILAR = 0.45
 
 
-def spot_clusters(xy: F64, peak: F64, die: float,
-                  taken: Sequence[tuple[float, float]]) -> list[tuple[tuple[float, float], int]]:
+def spot_clusters(xy: F64, peak: F64, die: float, taken: Sequence[tuple[float, float]],
+                  regroup: bool = False) -> list[tuple[tuple[float, float], int]]:
     """Centres of tight groups of 2-9 dark spots (`xy`, with their `peak` contrast) away from every point in
-    `taken` (the dice already found), for dice of outline `die` pixels, with the number of spots in each."""
+    `taken` (the dice already found), for dice of outline `die` pixels, with the number of spots in each.
+    `regroup`: a group too wide or too crowded is grouped again from its strong spots (SIMILAR), in groups of
+    BARE_SPOTS or more."""
     if len(xy) < MIN_SPOTS or die <= 0:
         return []
     free = np.ones(len(xy), bool)
@@ -55,6 +61,24 @@ def spot_clusters(xy: F64, peak: F64, die: float,
     n = len(pts)
     if n < MIN_SPOTS:
         return []
+    strength = peak[idx]
+    out: list[tuple[tuple[float, float], int]] = []
+    for members in _linked(pts, die):
+        if _one_face(pts[members], die):
+            out.append(_centre(pts[members]))
+            continue
+        if not regroup:
+            continue
+        strong = members[strength[members] >= SIMILAR * strength[members].max()]
+        if BARE_SPOTS <= len(strong) < len(members):
+            out += [_centre(pts[strong[m]]) for m in _linked(pts[strong], die)
+                    if len(m) >= BARE_SPOTS and _one_face(pts[strong[m]], die)]
+    return out
+
+
+def _linked(pts: F64, die: float) -> list[NDArray[np.int64]]:
+    """The indices of each group of `pts` linked by steps of LINK dice or less."""
+    n = len(pts)
     near = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1]) <= LINK * die
     # Connected components of the neighbour graph: each spot takes the least label among its neighbours
     # until nothing changes (as many rounds as the longest chain of spots, a few for a face).
@@ -64,12 +88,14 @@ def spot_clusters(xy: F64, peak: F64, die: float,
         if np.array_equal(nxt, label):
             break
         label = nxt
-    out: list[tuple[tuple[float, float], int]] = []
-    for k in np.unique(label):
-        group = pts[label == k]
-        if not MIN_SPOTS <= len(group) <= MAX_SPOTS:
-            continue
-        if float((group.max(axis=0) - group.min(axis=0)).max()) > MAX_EXTENT * die:
-            continue
-        out.append(((float(group[:, 0].mean()), float(group[:, 1].mean())), len(group)))
-    return out
+    return [np.nonzero(label == k)[0] for k in np.unique(label)]
+
+
+def _one_face(group: F64, die: float) -> bool:
+    """Whether a group of spots could be one face's pips: 2-9 of them, within MAX_EXTENT dice along x and y."""
+    wide = float((group.max(axis=0) - group.min(axis=0)).max())
+    return MIN_SPOTS <= len(group) <= MAX_SPOTS and wide <= MAX_EXTENT * die
+
+
+def _centre(group: F64) -> tuple[tuple[float, float], int]:
+    return (float(group[:, 0].mean()), float(group[:, 1].mean())), len(group)

@@ -208,15 +208,27 @@ class DiceNet:
             raise ValueError(f"dice net {self.path.name} gives {logits.shape[1]} classes, expected {N_CLASSES}")
         return _softmax(logits)
 
-    def read(self, frame: U8, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]:
+    def read(self, frame: U8, centres: Sequence[tuple[float, float]], die: float,
+             views: int = VIEWS) -> tuple[NetRead, ...]:
         """The net's read at each centre, for dice of side `die` pixels: the mean of its answers for the crop
-        turned 0, 1, ... VIEWS - 1 quarters."""
+        turned 0, 1, ... `views` - 1 quarters."""
         if not centres:
             return ()
         cut = crops(frame, centres, die)
-        probs = self.probabilities(np.concatenate([np.rot90(cut, k, axes=(1, 2)) for k in range(VIEWS)]))
-        mean = probs.reshape(VIEWS, len(centres), N_CLASSES).mean(axis=0)
+        probs = self.probabilities(np.concatenate([np.rot90(cut, k, axes=(1, 2)) for k in range(views)]))
+        mean = probs.reshape(views, len(centres), N_CLASSES).mean(axis=0)
         return tuple(NetRead.of(tuple(float(p) for p in row)) for row in mean)
+
+
+class Glance:
+    """`net` asked with one view of each crop (DiceNet.read): where the net only points the way (the re-centring
+    search, vision/netcheck.py), not where its answer is taken."""
+
+    def __init__(self, net: DiceNet) -> None:
+        self.net = net
+
+    def read(self, frame: U8, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]:
+        return self.net.read(frame, centres, die, views=1)
 
 
 def use_models(folder: Path) -> None:

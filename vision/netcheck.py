@@ -124,7 +124,7 @@ class Remembering:
 
 def consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems: list[str], marks: list[int],
                  pipless: list[Die], groups: Sequence[Die] = (), search: bool = True,
-                 keep_unread: bool = False, read_pipless: bool = True) -> None:
+                 keep_unread: bool = False, read_pipless: bool = True, glance: NetReader | None = None) -> None:
     """The net's say on every die found (in place).
 
     A pip read is refused when the net calls the die cocked, confidently reads another value, sees no
@@ -136,8 +136,9 @@ def consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems
     when the net is sure only that a die is there (NET_IS_DIE); a group of spots (vision/candidates.py)
     becomes a die only when the net is sure of its value. With `search`, unread candidates the net finds off
     centre are re-centred first (RECENTRE_FROM); a die placed that way where another die already is is
-    dropped (SAME_DIE). Without `read_pipless` (dark-pipped dice: the note above NetReader), a pipless body
-    the net reads a value on is an unreadable die instead."""
+    dropped (SAME_DIE); `glance`, where given, chooses the search's points (recentre). Without `read_pipless`
+    (dark-pipped dice: the note above NetReader), a pipless body the net reads a value on is an unreadable die
+    instead."""
     found = dice + pipless + list(groups)
     # Whether each candidate's place came from a search (a group of spots, or re-centred), not from a face or
     # a body found directly.
@@ -146,7 +147,8 @@ def consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems
     todo = [i for i, (d, n) in enumerate(zip(found, reads, strict=True))
             if search and d.value is None and RECENTRE_FROM <= n.probs[NO_DIE] < RECENTRE_TO
             and not (i < len(dice) and hard(problems[i]))]
-    for i, (c, n) in zip(todo, recentre(net, frame, die, [found[i].center for i in todo]) if todo else (),
+    for i, (c, n) in zip(todo, recentre(net, frame, die, [found[i].center for i in todo], glance)
+                                         if todo else (),
                          strict=True):
         if c != found[i].center:
             found[i] = replace(found[i], center=c)
@@ -207,21 +209,26 @@ def consult_net(net: NetReader, frame: U8, die: float, dice: list[Die], problems
                             f"{n.probs[best]:.2f})")
 
 
-def recentre(net: NetReader, frame: U8, die: float, centres: list[tuple[float, float]]
-              ) -> list[tuple[tuple[float, float], NetRead]]:
+def recentre(net: NetReader, frame: U8, die: float, centres: list[tuple[float, float]],
+             glance: NetReader | None = None) -> list[tuple[tuple[float, float], NetRead]]:
     """Each centre moved to where the net finds a die's top face best centred (least "no die"), and the
     net's read there: a 3x3 grid at each of RECENTRE_STEPS around the best point so far (the first grid's
-    middle is the centre itself, and the net's answers are remembered, so 16 new crops a candidate)."""
+    middle is the centre itself, and the net's answers are remembered, so 16 new crops a candidate).
+
+    `glance`: the net asked more cheaply (dicenet.Glance: one view of each crop), to choose the points by; the
+    read kept is then `net`'s at the point chosen."""
     best = list(centres)
     reads: list[NetRead] = []
     for step in RECENTRE_STEPS:
         pts = [(x + dx * step * die, y + dy * step * die) for x, y in best for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
-        rs = net.read(frame, pts, die)
+        rs = (glance or net).read(frame, pts, die)
         best, reads = [], []
         for k in range(len(centres)):
             j = min(range(9), key=lambda m: (rs[9 * k + m].probs[NO_DIE], m != 4))
             best.append(pts[9 * k + j])
             reads.append(rs[9 * k + j])
+    if glance is not None:
+        reads = list(net.read(frame, best, die))
     return list(zip(best, reads, strict=True))
 
 

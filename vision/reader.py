@@ -25,7 +25,7 @@ from vision.candidates import BARE_SPOTS, spot_clusters
 from vision.change import Box, cores, grow, inside, new_share
 from vision.colourpips import read_colour_face
 from vision.darkpips import NO_SPOTS, LightPass, big_ones_pass, light_pass
-from vision.dicenet import NO_DIE, DiceNet, NetRead
+from vision.dicenet import NO_DIE, DiceNet, Glance, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
 from vision.lean import Silhouettes, refuse_faces_with_more_behind, refuse_open_sides
 from vision.lightface import SIDE_PER_G, Down, Level, LightFace
@@ -410,7 +410,11 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     cam: ViewCamera | None = camera
     if cam is None and calibration is not None and calibration.homography and hint:
         cam = _camera_of(calibration, (w, h), hint)
-    reader = Remembering(net or DiceNet.shipped())
+    the_net = net or DiceNet.shipped()
+    reader = Remembering(the_net)
+    # (The re-centring search chooses its points by one view of each crop, and takes both views' read at the point
+    # chosen: vision/netcheck.py recentre. A stand-in net, as the tests pass, answers the search itself.)
+    glance = Remembering(Glance(the_net)) if isinstance(the_net, DiceNet) else None
     g_known = hint / SIDE_PER_G if hint else None
     windows = [_Window((0, 0, w, h), None)] if changed is None else _windows(changed, hint or 0.0, w, h)
     # With the dice's look calibrated, pips darker than the body are the grey pass's to find, lighter ones
@@ -512,7 +516,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                                _on_board(poly, (xy[0] + off[0], xy[1] + off[1])), 0.0)
                            for xy in _spot_groups(p.bgr, p.grey, seg.die_size, taken)]
     if dice or pipless or groups:
-        consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint,
+        consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint, glance=glance,
                     keep_unread=expect is None, read_pipless=not (look is not None and look.dark_pips))
     if cam is None or camera is not None:
         # With the board's homography a leaning die is refused where its side faces show (vision/camera.py:
@@ -565,13 +569,14 @@ def _spot_groups(bgr: U8, grey: LightPass, die: float, taken: list[tuple[float, 
     the die is found; the net reads such 6s at 0.82-0.97. A second set, not every spot grouped at once: a
     neighbour's long spot joining a group of round ones moves its centre off the die, which lost two white
     dice the round group alone had read (soft focus: IMG_20191208_111246's 6, 111352's 1). Half a die is
-    closer than two dice's centres can be."""
+    closer than two dice's centres can be. A group of the second set too wide for a face is grouped again from its
+    strong spots (candidates.SIMILAR): a blurred die's bevel and its neighbours' edges link weakly into it."""
     found = [xy for xy, n in spot_clusters(grey.spots.xy, grey.spots.peak, die, taken)
              if n >= BARE_SPOTS or outline(bgr, xy, die, die) is not None]
     if len(grey.merged) == 0:
         return found
     both = grey.spots.joined(grey.merged)
-    return found + [xy for xy, n in spot_clusters(both.xy, both.peak, die, taken)
+    return found + [xy for xy, n in spot_clusters(both.xy, both.peak, die, taken, regroup=True)
                     if n >= BARE_SPOTS and all(np.hypot(xy[0] - o[0], xy[1] - o[1]) >= 0.5 * die for o in found)]
 
 

@@ -12,7 +12,7 @@ import pytest
 from tests.vision.render import DieSpec, render
 from tests.vision.test_dicenet import FixedNet
 from vision import Verdict, read_dice
-from vision.candidates import LINK, MAX_EXTENT, MAX_FREE, spot_clusters
+from vision.candidates import LINK, MAX_EXTENT, MAX_FREE, SIMILAR, spot_clusters
 from vision.darkpips import LightPass
 from vision.dicenet import COCKED, N_CLASSES, NO_DIE, NetRead
 from vision.netcheck import (
@@ -77,6 +77,25 @@ def test_on_a_textured_frame_only_the_strongest_free_spots_are_grouped() -> None
     assert any(np.hypot(x - 2500, y - 2500) < 1 for (x, y), _ in got)
 
 
+def test_a_face_linked_to_weaker_spots_round_it_is_grouped_again_from_its_pips() -> None:
+    """SIMILAR, `regroup` (the round and long spots a blur leaves, reader._spot_groups): a 6's pips with weak spots
+    beside it (its bevel, a neighbour's edge) make a group wider than a face; its spots as strong as the face's are
+    grouped again, and the face is found, centred. Spots round it as strong as its pips (a row of letters) leave
+    no face to find, nor does a group too small once the weak spots are gone."""
+    pips = _face((100, 120), 6, g=7.0)
+    weak = [(100.0 - 0.6 * DIE, 120.0), (100.0 + 0.6 * DIE, 115.0)]  # within LINK of the pips, 1.2 dice apart
+    xy = np.array(pips + weak, np.float64)
+    peak = np.array([110.0] * 6 + [0.9 * SIMILAR * 110.0] * 2)
+    assert spot_clusters(xy, peak, DIE, []) == []  # (not without `regroup`)
+    (((x, y), n),) = spot_clusters(xy, peak, DIE, [], regroup=True)
+    assert n == 6 and np.hypot(x - 100, y - 120) < 1e-9
+    alike = peak.copy()
+    alike[6:] = 1.1 * SIMILAR * 110.0
+    assert spot_clusters(xy, alike, DIE, [], regroup=True) == []
+    two = np.array([pips[0], pips[3], *weak], np.float64)  # (one pip each side: linked to both weak spots)
+    assert spot_clusters(two, np.array([110.0] * 2 + [40.0] * 2), DIE, [], regroup=True) == []
+
+
 class FieldNet:
     """A stand-in net over a plane: a die's top face centred at `at` with `value`; "no die" grows with the
     distance from it (0 there, `edge` one die away, at most 0.95), and the rest is the value."""
@@ -104,6 +123,18 @@ def test_recentre_moves_to_where_the_net_sees_a_die_centred() -> None:
     assert n.value == 5 and n.probs[NO_DIE] < 0.15
     # Two grids of nine around the best point so far.
     assert len(net.asked) == 9 * len(RECENTRE_STEPS)
+
+
+def test_recentre_chooses_by_the_glance_and_keeps_the_nets_read_there() -> None:
+    """The search's grids are asked of `glance` (the net's one view of each crop, dicenet.Glance); the read kept
+    is the net's own, asked once, at the point the glance chose."""
+    glance = FieldNet((100.0, 100.0), 5)
+    net = FieldNet((100.0, 100.0), 6)
+    start = (100.0 + 0.25 * DIE, 100.0 - 0.2 * DIE)
+    ((c, n),) = recentre(net, np.zeros((10, 10, 3), np.uint8), DIE, [start], glance)
+    assert np.hypot(c[0] - 100, c[1] - 100) <= 0.1 * DIE
+    assert len(glance.asked) == 9 * len(RECENTRE_STEPS) and net.asked == [c]
+    assert n.value == 6
 
 
 def _green_two() -> np.ndarray:

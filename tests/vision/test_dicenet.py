@@ -26,6 +26,7 @@ from vision.dicenet import (
     VIEWS,
     WINDOW,
     DiceNet,
+    Glance,
     NetRead,
     crops,
     fold_of,
@@ -241,6 +242,9 @@ def test_read_is_the_mean_of_the_crop_and_its_quarter_turn() -> None:
     turned = np.ascontiguousarray(np.rot90(frame))  # ... and the frame turned a quarter reads the same value
     (t,) = net.read(turned, [(240.0, 640.0 - 1.0 - 320.0)], 40.0)
     assert t.value == r.value == 5
+    # The glance the re-centring search chooses by (dicenet.Glance): the crop as cut, alone.
+    (g,) = Glance(net).read(frame, [(320.0, 240.0)], 40.0)
+    assert np.allclose(g.probs, views[0], atol=1e-6)
 
 
 def test_net_says_no_die_on_empty_board_and_between_dice() -> None:
@@ -262,7 +266,8 @@ class FixedNet(DiceNet):
         self.answers = answers
         self.size = size
 
-    def read(self, frame: np.ndarray, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]:
+    def read(self, frame: np.ndarray, centres: Sequence[tuple[float, float]], die: float,
+             views: int = VIEWS) -> tuple[NetRead, ...]:
         fx, fy = frame.shape[1] / self.size[0], frame.shape[0] / self.size[1]
         out = []
         for c in centres:
@@ -393,7 +398,7 @@ def test_net_value_is_not_taken_for_a_die_it_may_see_leaning() -> None:
 
     class SureButLeaning(FixedNet):
         def read(self, frame: np.ndarray, centres: Sequence[tuple[float, float]],
-                 die: float) -> tuple[NetRead, ...]:
+                 die: float, views: int = VIEWS) -> tuple[NetRead, ...]:
             out = []
             for r, c in zip(super().read(frame, centres, die), centres, strict=True):
                 if np.hypot(c[0] - 430, c[1] - 290) < die:
@@ -546,7 +551,7 @@ def test_net_is_asked_once_per_candidate() -> None:
 
     class Counting(FixedNet):
         def read(self, frame: np.ndarray, centres: Sequence[tuple[float, float]],
-                 die: float) -> tuple[NetRead, ...]:
+                 die: float, views: int = VIEWS) -> tuple[NetRead, ...]:
             asked.extend(centres)
             return super().read(frame, centres, die)
 
