@@ -410,11 +410,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     cam: ViewCamera | None = camera
     if cam is None and calibration is not None and calibration.homography and hint:
         cam = _camera_of(calibration, (w, h), hint)
-    the_net = net or DiceNet.shipped()
-    reader = Remembering(the_net)
-    # (The re-centring search chooses its points by one view of each crop, and takes both views' read at the point
-    # chosen: vision/netcheck.py recentre. A stand-in net, as the tests pass, answers the search itself.)
-    glance = Remembering(Glance(the_net)) if isinstance(the_net, DiceNet) else None
+    reader = Remembering(net or DiceNet.shipped())
     g_known = hint / SIDE_PER_G if hint else None
     windows = [_Window((0, 0, w, h), None)] if changed is None else _windows(changed, hint or 0.0, w, h)
     # With the dice's look calibrated, pips darker than the body are the grey pass's to find, lighter ones
@@ -516,6 +512,10 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                                _on_board(poly, (xy[0] + off[0], xy[1] + off[1])), 0.0)
                            for xy in _spot_groups(p.bgr, p.grey, seg.die_size, taken)]
     if dice or pipless or groups:
+        # (Uncalibrated, the re-centring search chooses its points by one view of each crop and takes both views'
+        # read at the point chosen: vision/netcheck.py recentre. A stand-in net, as the tests pass, answers the
+        # search itself.)
+        glance = Remembering(Glance(reader.net)) if not hint and isinstance(reader.net, DiceNet) else None
         consult_net(reader, frame, outline_size, dice, problems, marks, pipless, groups, search=not hint, glance=glance,
                     keep_unread=expect is None, read_pipless=not (look is not None and look.dark_pips))
     if cam is None or camera is not None:
