@@ -43,12 +43,30 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per image")
     p.add_argument("--annotate", type=Path, metavar="OUT.png",
                    help="also write the image with boxes, values and the verdict drawn (one file per image: "
-                        "with several images the image's name is appended)")
+                        "with several images the image's name is appended; no extension: a PNG)")
     p.set_defaults(func=handle)
 
 
 def _annotate_path(out: Path, image: Path, many: bool) -> Path:
-    return out.with_name(f"{out.stem}-{image.stem}{out.suffix or '.png'}") if many else out
+    """Where the annotated copy of `image` goes: `out` itself (a PNG where `out` has no extension), or with
+    several images `out` with the image's name appended."""
+    suffix = out.suffix or ".png"
+    return out.with_name(f"{out.stem}-{image.stem}{suffix}") if many else out.with_suffix(suffix)
+
+
+def _check_annotate(out: Path) -> None:
+    """Refuse an --annotate target that no image could be written to, before any image is read (else the
+    reads would print and the write then fail)."""
+    import cv2
+
+    if out.is_dir() or not out.name:
+        raise UsageError(f"cannot write annotated image {out}: it is a folder (give a file, e.g. {out / 'read.png'})")
+    if not cv2.haveImageWriter(str(_annotate_path(out, out, False))):
+        raise UsageError(f"cannot write annotated image {out}: no image format for {out.suffix!r} "
+                         "(use .png or .jpg)")
+    folder = out.parent
+    if not folder.is_dir():
+        raise UsageError(f"cannot write annotated image {out}: no folder {folder}")
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -60,6 +78,8 @@ def handle(args: argparse.Namespace) -> int:
     from vision.draw import annotate
     from vision.reader import calibrated_die_size, read_dice
 
+    if args.annotate is not None:
+        _check_annotate(args.annotate)
     calibration = None
     if args.calibration is not None:
         try:

@@ -71,6 +71,29 @@ def test_unusable_input_exits_2_with_one_line(tmp_path: Path, capsys: pytest.Cap
     assert "calibration" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("target", ["out.txt", "missing-folder/out.png", "folder", "."])
+def test_an_annotate_target_that_cannot_be_written_is_refused_before_reading(
+        two_dice: Path, tmp_path: Path, target: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # (OpenCV has no writer for .txt; the folder does not exist; a folder is no file.) Refused with one line
+    # before any image is read: a script reading stdout gets nothing half done.
+    (tmp_path / "folder").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["read", str(two_dice), "--annotate", target]) == 2
+    got = capsys.readouterr()
+    assert got.out == ""
+    err = got.err.strip()
+    assert err.startswith(f"tableside read: cannot write annotated image {Path(target)}") and "\n" not in err
+    assert sorted(q.name for q in tmp_path.iterdir()) == ["folder", "throw.png"]
+
+
+def test_annotate_without_an_extension_writes_a_png(two_dice: Path, tmp_path: Path) -> None:
+    assert main(["read", str(two_dice), "--annotate", str(tmp_path / "ann")]) == 0
+    assert cv2.imread(str(tmp_path / "ann.png")) is not None
+    assert main(["read", str(two_dice), str(two_dice), "--annotate", str(tmp_path / "both")]) == 0
+    assert cv2.imread(str(tmp_path / "both-throw.png")) is not None
+
+
 def _sim_throw(tmp_path: Path, kind: str, seed: int) -> tuple[Path, Path, Path, object]:
     from hardware.simcam import SimulatedCamera
 
