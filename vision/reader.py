@@ -313,6 +313,10 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     squashes them, with that squash undone (vision/view.py)."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice wants a BGR uint8 frame (H x W x 3)")
+    if frame.size == 0:
+        raise ValueError(f"read_dice: the frame is empty ({frame.shape[1]}x{frame.shape[0]} pixels)")
+    if expect is not None and (isinstance(expect, bool) or not isinstance(expect, (int, np.integer)) or expect < 1):
+        raise ValueError(f"read_dice: expect is a number of dice, 1 or more, or None for any, not {expect!r}")
     if before is not None and (before.shape != frame.shape or before.dtype != np.uint8):
         raise ValueError(f"read_dice: the frame before the throw ({'x'.join(map(str, before.shape))} {before.dtype}) "
                          f"is not shaped as the frame ({'x'.join(map(str, frame.shape))} uint8)")

@@ -104,6 +104,12 @@ def test_reader_is_pure_and_rejects_bad_frames() -> None:
         read_dice(frame[..., 0])
     with pytest.raises(ValueError):
         read_dice(frame.astype(np.float32))  # type: ignore[arg-type]
+    for empty in (frame[:0], frame[:, :0]):  # (a crop cut past the frame's edge): named, not OpenCV's assertion
+        with pytest.raises(ValueError, match="the frame is empty"):
+            read_dice(empty)
+    for count in (0, -1, 2.5, True):
+        with pytest.raises(ValueError, match="expect is a number of dice"):
+            read_dice(frame, expect=count)  # type: ignore[arg-type]
 
 
 def test_to_json_contract() -> None:
