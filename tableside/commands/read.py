@@ -35,7 +35,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser("read", help="read the dice in still images and say whether the throw counts")
     p.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="photo(s) of the table")
     p.add_argument("--calibration", type=Path, help="calibration file (play area, die size); default: whole image")
-    p.add_argument("--expect", type=_expect, default=2, metavar="N|any",
+    # (No default here: the note after a refused read suggests --expect only to whoever did not give it.)
+    p.add_argument("--expect", type=_expect, default=argparse.SUPPRESS, metavar="N|any",
                    help="dice in the throw (default 2); a different count is 'unreadable'")
     p.add_argument("--before", type=Path, metavar="IMAGE",
                    help="the table before the throw (same camera and view): read only where each image differs "
@@ -102,6 +103,8 @@ def handle(args: argparse.Namespace) -> int:
         if calibration is None or not calibration.die_size_px:
             raise UsageError("--before needs --calibration with a die size (the places read are measured in dice)")
         before = load(args.before)
+    expect_given = hasattr(args, "expect")
+    expect: int | None = args.expect if expect_given else 2
     many = len(args.images) > 1
     refused = False
     for image in args.images:
@@ -113,7 +116,7 @@ def handle(args: argparse.Namespace) -> int:
                 raise UsageError(f"--before {args.before} is {before.shape[1]}x{before.shape[0]} and {image} is "
                                  f"{frame.shape[1]}x{frame.shape[0]}: not two frames of one camera view")
             changed = changes(before, frame, die)
-        reading = read_dice(frame, calibration=calibration, expect=args.expect, changed=changed,
+        reading = read_dice(frame, calibration=calibration, expect=expect, changed=changed,
                             before=before if changed is not None else None)
         if args.json:
             print(json.dumps({"image": str(image), **reading.to_json()}))
@@ -131,7 +134,8 @@ def handle(args: argparse.Namespace) -> int:
     if refused and calibration is None:
         # Uncalibrated, a board's own print, pieces and the dice's side faces can pass for dice of a guessed size
         # (on the simulated board, 9 of 12 plain throws are refused so, none calibrated): say what helps.
+        count = "" if expect_given else "; more dice than two, --expect N or any"
         print("tableside read: note: read without --calibration (the whole picture is the play area, the die size "
               "guessed); on a board, `tableside calibrate PHOTO -o cal.json` once and read with --calibration "
-              "cal.json; more dice than two, --expect N or any", file=sys.stderr)
+              f"cal.json{count}", file=sys.stderr)
     return 0

@@ -40,12 +40,19 @@ def test_human_line_expect_and_annotate(two_dice: Path, tmp_path: Path, capsys: 
     # Refused uncalibrated: one line on stderr says what helps (not on stdout, which stays one line an image).
     note = got.err.strip()
     assert "\n" not in note and "without --calibration" in note and "tableside calibrate" in note
+    assert "--expect" not in note  # given already: the note does not suggest it
     assert cv2.imread(str(out)) is not None
     assert main(["read", str(two_dice), "--expect", "any"]) == 0
     got = capsys.readouterr()
     assert "ok" in got.out and got.err == ""  # read: nothing to suggest
     assert main(["read", str(two_dice), "--expect", "3", "--json"]) == 0
     assert capsys.readouterr().err == ""  # JSON readers get the JSON only
+    three = tmp_path / "three.png"
+    cv2.imwrite(str(three), render([DieSpec(3, (150, 150)), DieSpec(5, (330, 250), angle=30),
+                                    DieSpec(2, (500, 380), angle=70)], seed=6))
+    assert main(["read", str(three)]) == 0  # two dice expected by default, three found
+    got = capsys.readouterr()
+    assert "found 3 dice, expected 2" in got.out and "more dice than two, --expect N or any" in got.err
 
 
 def test_calibration_polygon_gives_reroll(two_dice: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
