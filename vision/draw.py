@@ -9,11 +9,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.reading import DiceReading, Verdict
+from vision.reading import DiceReading, Die, Verdict
 
 _GREEN = (40, 180, 40)
 _RED = (30, 30, 220)
 _AMBER = (0, 160, 230)
+
+Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (inclusive), frame pixels
 
 
 def annotate(frame: NDArray[np.uint8], reading: DiceReading,
@@ -26,23 +28,62 @@ def annotate(frame: NDArray[np.uint8], reading: DiceReading,
     if polygon:
         pts = np.array(polygon, np.float32).round().astype(np.int32).reshape(-1, 1, 2)
         cv2.polylines(out, [pts], True, (200, 120, 0), thick)
-    for i, d in enumerate(reading.dice, start=1):
+    font = 0.5 * scale
+    verdict = reading.verdict.value
+    text = verdict + (f" total {reading.total}" if reading.verdict is Verdict.OK else f": {reading.reason}")
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, thick)
+    banner: Rect = (4, 4, 12 + tw, 12 + th + base)
+    outlines = [_outline(d) for d in reading.dice]
+    # A label covers no die nor another label nor the banner, where it can help it.
+    taken = [banner, *outlines]
+    for i, (d, outline) in enumerate(zip(reading.dice, outlines, strict=True), start=1):
         colour = _GREEN if d.value is not None and d.on_board else (_RED if not d.on_board else _AMBER)
         if d.corners:
             box = np.array(d.corners, np.float32).round().astype(np.int32).reshape(-1, 1, 2)
             cv2.polylines(out, [box], True, colour, thick)
         else:
-            r = max(4, round(d.size / 2))
-            cx, cy = round(d.center[0]), round(d.center[1])
-            cv2.rectangle(out, (cx - r, cy - r), (cx + r, cy + r), colour, thick)
+            cv2.rectangle(out, outline[:2], outline[2:], colour, thick)
         label = f"{i}:{d.value if d.value is not None else '?'} {d.confidence:.2f}"
-        org = (round(d.center[0] - d.size / 2), max(12, round(d.center[1] - d.size / 2 - 4)))
-        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, colour, thick, cv2.LINE_AA)
-    verdict = reading.verdict.value
-    text = verdict + (f" total {reading.total}" if reading.verdict is Verdict.OK else f": {reading.reason}")
+        (lw, lh), lbase = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font, thick)
+        x0, y0, x1, y1 = place_label((lw + 4, lh + lbase + 4), outline, (w, h), taken)
+        taken.append((x0, y0, x1, y1))
+        cv2.rectangle(out, (x0, y0), (x1, y1), (255, 255, 255), cv2.FILLED)
+        cv2.putText(out, label, (x0 + 2, y0 + 2 + lh), cv2.FONT_HERSHEY_SIMPLEX, font, colour, thick, cv2.LINE_AA)
     colour = _GREEN if reading.verdict is Verdict.OK else _RED
-    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, thick)
     org = (8, 8 + th)
-    cv2.rectangle(out, (4, 4), (12 + tw, 12 + th + base), (255, 255, 255), cv2.FILLED)
+    cv2.rectangle(out, banner[:2], banner[2:], (255, 255, 255), cv2.FILLED)
     cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, colour, thick, cv2.LINE_AA)
     return out
+
+
+def _outline(d: Die) -> Rect:
+    """The box a die is drawn with: round its corners where the reader gave them, else a square of its size."""
+    if d.corners:
+        xs = [round(x) for x, _ in d.corners]
+        ys = [round(y) for _, y in d.corners]
+        return (min(xs), min(ys), max(xs), max(ys))
+    r = max(4, round(d.size / 2))
+    cx, cy = round(d.center[0]), round(d.center[1])
+    return (cx - r, cy - r, cx + r, cy + r)
+
+
+def place_label(size: tuple[int, int], outline: Rect, frame: tuple[int, int], taken: list[Rect]) -> Rect:
+    """Where a die's label of `size` (w, h) goes: above its `outline`, else below, right or left of it, the first
+    of those inside the `frame` (w, h) and clear of every rectangle `taken` (the labels placed so far, the
+    verdict's banner); where none is, above it, moved into the frame. Dice a die apart (a stacked pair, two dice
+    touching) otherwise get labels drawn over each other."""
+    lw, lh = size
+    x0, y0, x1, y1 = outline
+    fw, fh = frame
+    tries = [(x0, y0 - 2 - lh), (x0, y1 + 3), (x1 + 3, y0), (x0 - 3 - lw, y0)]
+    for x, y in tries:
+        r = (x, y, x + lw - 1, y + lh - 1)
+        if r[0] >= 0 and r[1] >= 0 and r[2] < fw and r[3] < fh and not any(_overlap(r, t) for t in taken):
+            return r
+    x = min(max(0, tries[0][0]), max(0, fw - lw))
+    y = min(max(0, tries[0][1]), max(0, fh - lh))
+    return (x, y, x + lw - 1, y + lh - 1)
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
