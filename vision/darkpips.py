@@ -74,12 +74,13 @@ def spots(gray: U8, pip_d: float) -> tuple[Candidates, U8]:
     return c, resp
 
 
-def _all_spots(gray: U8, pip_d: float, ovals: bool,
-               floor: float = MIN_SPOT) -> tuple[Candidates, Candidates, U8]:
-    """(round spots, all spots up to SIDE_ELONG, response): side faces seen obliquely have oval pips."""
+def _all_spots(gray: U8, pip_d: float, ovals: bool, floor: float = MIN_SPOT,
+               valleys: bool = False) -> tuple[Candidates, Candidates, U8]:
+    """(round spots, all spots up to SIDE_ELONG, response): side faces seen obliquely have oval pips. `valleys`:
+    long spots measured again to the valleys before their neighbours (pips.detect)."""
     k = odd(KERNEL_PER_DIAM * pip_d)
     resp = black_hat(gray, k)
-    c = detect(resp, floor, k // 2 + 1, True)
+    c = detect(resp, floor, k // 2 + 1, True, valleys)
     sized = (c.radius >= 0.75) & (c.radius <= 0.45 * k)
     ok = (c.elong < MAX_ELONG) & sized
     oval = c.take(np.nonzero(sized & (c.elong <= SIDE_ELONG))[0]) if ovals else c.take(np.zeros(0, np.int64))
@@ -172,7 +173,11 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     """
     pip_d = PIP_D_PER_G * g_known if g_known else pip_d or frame_pip_d(gray.shape[1], gray.shape[0])
     floor, edge = floors or noise_floors(gray)
-    c, oval, resp = _all_spots(gray, pip_d, True, floor)
+    # Uncalibrated, packed pips are measured to the valleys between them (pips.VALLEY_ELONG). Calibrated, the pass
+    # works at the die's known size and its pips measure round as they are; there the measure also made the pips
+    # of a die touching another count as its side face's (the simulated camera's white dice, two flat touching:
+    # 82 -> 80 of 90 read, with the table before too), so calibrated reads measure as before.
+    c, oval, resp = _all_spots(gray, pip_d, True, floor, valleys=g_known is None)
     merged = _merged(c, oval)
     faces = _proposals(gray, c, resp, g_known, merged, level, edge)
     # Lone pips (1s) take the frame's pitch: calibrated, or the one of the faces already read, else (0)

@@ -70,8 +70,9 @@ def hat(gray: U8, kernel: int, op: int) -> U8:
     return np.asarray(cv2.GaussianBlur(morph.hat(gray, kernel, op), (3, 3), 0.8), dtype=np.uint8)
 
 
-def detect(resp: U8, floor: float, max_radius: int, dark: bool) -> Candidates:
-    """Local maxima of `resp` at least `floor` high, measured along eight rays up to `max_radius`."""
+def detect(resp: U8, floor: float, max_radius: int, dark: bool, valleys: bool = False) -> Candidates:
+    """Local maxima of `resp` at least `floor` high, measured along eight rays up to `max_radius`; with `valleys`,
+    a spot long at half its peak measured again to the valleys before its neighbours (VALLEY_ELONG)."""
     # At least `floor` and at least every value within 2 px: one comparison against the 5x5 maximum
     # raised to the floor (the same pixels as comparing with each and and-ing the two masks).
     mx = cv2.dilate(resp, _BOX5)
@@ -109,7 +110,38 @@ def detect(resp: U8, floor: float, max_radius: int, dark: bool) -> Candidates:
     at = below.argmax(axis=2)
     hit = np.take_along_axis(below, at[:, :, None], axis=2)[:, :, 0]
     radius, elong, axis = _diameters(np.where(hit, at + 0.5, max_radius + 1.0))
+    long = np.nonzero(elong >= VALLEY_ELONG)[0] if valleys else np.zeros(0, np.int64)
+    if long.size:
+        radius, elong, axis = radius.copy(), elong.copy(), axis.copy()
+        radius[long], elong[long], axis[long] = _to_valleys(prof[long], below[long], val[long], max_radius, floor)
     return Candidates(pts.astype(np.float64), val.astype(np.float64), radius, elong, axis, dark)
+
+
+# A spot long at half its peak is measured again, each ray ending where the response climbs VALLEY_RISE of the
+# peak above its least so far, and at least as much as a spot must stand out at all (detect's `floor`): the next
+# pip of a packed face. (A climb of a few grey levels, a ripple along a faint stroke, is no neighbour: with 3
+# levels enough, the wood grain beside the simulated board made a die off the board, whole-frame reads of red
+# and black dice.) Pips large for their pitch (a small or soft die's 5 or 6, Byler's marbled dice with red pips)
+# run into each other above half their peak, and a round pip measured so was taken for a stroke and never
+# proposed a face (held out on Byler: 3 more dice read, none wrong; docs/vision.md). Only spots at least
+# VALLEY_ELONG long (the pip passes' least refusal, darkpips.MAX_ELONG) are measured again: a round spot's
+# measure stands as it was.
+VALLEY_ELONG = 2.0
+VALLEY_RISE = 0.15
+
+
+def _to_valleys(prof: NDArray[np.uint8], below: NDArray[np.bool_], val: NDArray[np.uint8],
+                max_radius: int, floor: float) -> tuple[F64, F64, NDArray[np.int64]]:
+    """(radius, elongation, axis) of spots from their rays' profiles `prof` (n, 8, R), each ray ending at its
+    first sample under half the peak (`below`) or the last before it climbs out of a valley."""
+    p = prof.astype(np.int16)
+    rise = np.maximum(np.ceil(floor), np.rint(VALLEY_RISE * val)).astype(np.int16)
+    climbed = (p - np.minimum.accumulate(p, axis=2)) >= rise[:, None, None]
+    stop = below.copy()
+    stop[:, :, :-1] |= climbed[:, :, 1:]
+    at = stop.argmax(axis=2)
+    hit = np.take_along_axis(stop, at[:, :, None], axis=2)[:, :, 0]
+    return _diameters(np.where(hit, at + 0.5, max_radius + 1.0))
 
 
 def _diameters(first: F64) -> tuple[F64, F64, NDArray[np.int64]]:
