@@ -121,11 +121,11 @@ def detect(resp: U8, floor: float, max_radius: int, dark: bool, valleys: bool = 
 # peak above its least so far, and at least as much as a spot must stand out at all (detect's `floor`): the next
 # pip of a packed face. (A climb of a few grey levels, a ripple along a faint stroke, is no neighbour: with 3
 # levels enough, the wood grain beside the simulated board made a die off the board, whole-frame reads of red
-# and black dice.) Pips large for their pitch (a small or soft die's 5 or 6, Byler's marbled dice with red pips)
-# run into each other above half their peak, and a round pip measured so was taken for a stroke and never
-# proposed a face (held out on Byler: 3 more dice read, none wrong; docs/vision.md). Only spots at least
-# VALLEY_ELONG long (the pip passes' least refusal, darkpips.MAX_ELONG) are measured again: a round spot's
-# measure stands as it was.
+# and black dice.) Pips large for their pitch (a small or soft die's 5 or 6) run into each other above half their
+# peak, and a round pip measured so was taken for a stroke and never proposed a face (held out on Byler, read
+# uncalibrated: 4 dice more read, two coloured 6s among them, and 1 fewer, none wrong; docs/vision.md). Only
+# spots at least VALLEY_ELONG long (the pip passes' least refusal, darkpips.MAX_ELONG) are measured again: a
+# round spot's measure stands as it was. The pip passes ask for it uncalibrated only (darkpips.light_pass).
 VALLEY_ELONG = 2.0
 VALLEY_RISE = 0.15
 
