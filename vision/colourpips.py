@@ -89,11 +89,13 @@ def _ker(side_px: float) -> U8:
 
 
 def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: float,
-                     dark_pips: bool | None = None) -> Face:
+                     dark_pips: bool | None = None, valleys: bool = False) -> Face:
     """Read the die whose outline is the square `side` (pixels) at `center`, turned `angle` degrees.
 
     `dark_pips`: where the dice's look is known (vision.look, from a calibration), only the maps of that
-    polarity (black-hats for dark pips, top-hats for light ones); None tries both."""
+    polarity (black-hats for dark pips, top-hats for light ones); None tries both. `valleys`: spots long at half
+    their peak measured again to the valleys before their neighbours (pips.detect; the reader asks for it
+    uncalibrated, as for the pip passes)."""
     win, amap = _window(bgr, center, side, angle)
     s = P / WINDOW  # the die's side in window pixels
     blobs = _die_blobs(win)
@@ -108,7 +110,7 @@ def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: f
     for i in range(4):
         for hat in hats:
             m = np.ascontiguousarray(hat[..., i])
-            reads.append(_read(m, detect(m, MIN_PEAK, max(3, round(0.15 * s)), True), s, blobs))
+            reads.append(_read(m, detect(m, MIN_PEAK, max(3, round(0.15 * s)), True, valleys), s, blobs))
     good = [r for r in reads if r.value is not None]
     if not good:
         most = max(reads, key=lambda r: len(r.pts))

@@ -102,7 +102,9 @@ def _covered(xy: tuple[float, float], light: list[LightFace]) -> bool:
 
 
 def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float, light: list[LightFace],
-                     net: NetReader, look: DieLook | None = None) -> list[tuple[Body, Face]]:
+                     net: NetReader, look: DieLook | None = None, valleys: bool = False) -> list[tuple[Body, Face]]:
+    """Each die-sized body's face. `valleys` (uncalibrated): the colour reader's packed pips measured to the
+    valleys between them, as the pip passes' are (pips.VALLEY_ELONG)."""
     todo: list[tuple[Body, Square, float, bool]] = []
     for b in seg_bodies:
         side = max(float(np.sqrt(b.area)), 0.5 * (b.size[0] + b.size[1]))
@@ -130,7 +132,7 @@ def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float, light:
             w, h = b.size
             squarish = min(w, h) > 0 and max(w, h) / min(w, h) < 1.35
             face = _read_body(frame, raw, (b.center, side, b.angle), split, n, look.dark_pips if look else None,
-                              squarish)
+                              squarish, valleys)
             if face.value in (2, 3) and not squarish:
                 # Two or three pips lie on a line, whose slant cannot be measured: on an oblong body they may
                 # be a side face seen obliquely (the simulated camera's stacked pair, seed 93: the lower
@@ -147,7 +149,7 @@ Square = tuple[tuple[float, float], float, float]  # centre, side, angle (degree
 
 
 def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead,
-               dark_pips: bool | None = None, squarish: bool = False) -> Face:
+               dark_pips: bool | None = None, squarish: bool = False, valleys: bool = False) -> Face:
     """A die's face from its body: pips in any colour channel (around the segmented blob: the colour
     reader finds the die's outline itself, and a tight outline that lost part of the die let it read 6s
     as 4s), else the Lab-contrast reader (around the tight outline). Two values read must agree.
@@ -184,7 +186,7 @@ def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead,
         return lab
     if squarish and lab.value is None and not hard(lab.reason) and net_sure(n, NET_ACCEPT):
         return lab  # consult_net gives it the net's value
-    col = read_colour_face(frame, *blob, dark_pips=dark_pips)
+    col = read_colour_face(frame, *blob, dark_pips=dark_pips, valleys=valleys)
     if col.value is not None and lab.value is not None and col.value != lab.value:
         return Face(None, 0.0, "the face's pips read two ways", col.pips)
     if col.value is not None:
@@ -493,7 +495,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
             outline_size = seg.die_size
             bodies = tuple(b for b in seg.bodies if p.win.holds(b.center))
             net_here = reader if changed is None else _Shifted(reader, frame, off)
-            for body, face in _candidate_faces(p.bgr, bodies, seg.die_size, p.faces, net_here, look):
+            for body, face in _candidate_faces(p.bgr, bodies, seg.die_size, p.faces, net_here, look,
+                                               valleys=not hint):
                 if face.value is None and not face.pips:
                     # Nothing pip-like to the pip readers: a die-sized blob that may not be a die (a marker, a
                     # token, a stain); it counts only if the net reads a die there.

@@ -4,8 +4,9 @@ valley before a neighbour."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from vision.pips import VALLEY_ELONG, detect
+from vision.pips import VALLEY_ELONG, Candidates, detect
 
 
 def _blobs(centres: list[tuple[float, float]], sigma: float, peak: float = 120.0,
@@ -46,3 +47,53 @@ def test_a_stroke_stays_long_and_a_lone_pip_measures_as_before() -> None:
     assert e >= VALLEY_ELONG
     lone_r, lone_e = _at(_blobs([(30, 30)], sigma=2.6), 30, 30)
     assert lone_e < 1.3 and 2.0 <= lone_r <= 4.0
+
+
+def test_the_reader_asks_for_valleys_uncalibrated_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Calibrated, the passes work at the die's known size, and the measure made a touching die's pips count as a
+    # side face's (the simulated camera's touching white pairs, 2 of 90 refused): calibrated reads measure as before.
+    import vision.colourpips
+    import vision.darkpips
+    from calibration.model import Calibration
+    from tests.vision.render import DieSpec, render
+    from vision.reader import read_dice
+
+    asked: list[bool] = []
+
+    def spy(resp: np.ndarray, floor: float, max_radius: int, dark: bool, valleys: bool = False) -> Candidates:
+        asked.append(valleys)
+        return detect(resp, floor, max_radius, dark, valleys)
+
+    monkeypatch.setattr(vision.darkpips, "detect", spy)
+    monkeypatch.setattr(vision.colourpips, "detect", spy)
+    red, white = (40, 40, 170), (245, 245, 245)
+    frame = render([DieSpec(5, (220, 200), angle=17, body=red, pip=white),
+                    DieSpec(6, (420, 300), angle=40, body=red, pip=white)], seed=3)
+    read_dice(frame, expect=2)
+    assert asked and any(asked)
+    asked.clear()
+    cal = Calibration(image_size=(640, 480), board_polygon=((0, 0), (640, 0), (640, 480), (0, 480)),
+                      die_size_px=40.0)
+    read_dice(frame, calibration=cal, expect=2)
+    assert asked and not any(asked)
+
+
+@pytest.mark.parametrize("valleys", [True, False])
+def test_the_body_reader_passes_valleys_to_the_colour_reader(valleys: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.reader
+    from vision.dicenet import N_CLASSES, NetRead
+    from vision.faces import Face
+
+    asked: list[bool] = []
+
+    def spy(*args: object, **kwargs: object) -> Face:
+        asked.append(bool(kwargs.get("valleys")))
+        return Face(None, 0.0, "spy", ())
+
+    monkeypatch.setattr(vision.reader, "read_colour_face", spy)
+    unsure = NetRead.of(tuple([0.1] + [0.15] * 6 + [0.0]))  # no die 0.1, no value sure: the colour reader is asked
+    assert len(unsure.probs) == N_CLASSES
+    frame = np.full((200, 200, 3), 128, np.uint8)
+    square = ((100.0, 100.0), 40.0, 0.0)
+    vision.reader._read_body(frame, square, square, False, unsure, valleys=valleys)
+    assert asked == [valleys]
