@@ -175,10 +175,14 @@ Later the same session, with the uncalibrated searches' glance and the blurred s
 16.6 and 39.1 / 16.4 ms (0.41x, 0.42x); where changed 8.1 / 10.1 and 7.7 / 9.5 against 20.0 and 19.9 ms (2.47x /
 2.02x, 2.59x / 2.11x), 160/160 right: the calibrated path, unchanged, moved by as much as the machine did.
 A later session, with packed pips measured to the valleys between them, uncalibrated (docs/vision.md, "Packed pips
-measured to the valley between them"; interleaved against the commit before, crops +2.1% / +1.6%): 99.88% of 1,655
-right, coverage 91.94% (white 98.99%), 154 photos ok and right, none wrong (`--expect any` 152 / 2); crops 42.5 /
-16.9 ms (0.40x, a slow hour: the peer 16.9 against 16.4-16.6 ms before); where changed 7.5 / 9.3 against 19.8 ms
-(2.65x / 2.13x), whole 8.2 / 16.1 ms (2.41x / 1.24x), 160/160 right.
+measured to the valley between them"), in the pip passes (interleaved against the commit before, crops +2.1% /
++1.6%): 99.88% of 1,655 right, coverage 91.94% (white 98.99%), 154 photos ok and right, none wrong (`--expect any`
+152 / 2); crops 42.5 / 16.9 ms (0.40x, a slow hour: the peer 16.9 against 16.4-16.6 ms before); where changed 7.5 /
+9.3 against 19.8 ms (2.65x / 2.13x), whole 8.2 / 16.1 ms (2.41x / 1.24x), 160/160 right. Then in the colour
+reader's spots too (crops +2.4% / +1.6%): 99.88% of 1,657, coverage 92.06% (white 98.99%, dark 86.13%), 156 photos
+ok and right, none wrong (`--expect any` 154 / 2); crops 40.0 / 16.5 ms (0.41x); where changed 8.0 / 10.1 against
+20.1 ms (2.50x / 2.03x; the calibrated path, unchanged, moved with the machine), whole 8.6 / 16.8 ms (2.33x /
+1.22x), 160/160 right.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by

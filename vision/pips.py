@@ -123,9 +123,10 @@ def detect(resp: U8, floor: float, max_radius: int, dark: bool, valleys: bool = 
 # levels enough, the wood grain beside the simulated board made a die off the board, whole-frame reads of red
 # and black dice.) Pips large for their pitch (a small or soft die's 5 or 6) run into each other above half their
 # peak, and a round pip measured so was taken for a stroke and never proposed a face (held out on Byler, read
-# uncalibrated: 4 dice more read, two coloured 6s among them, and 1 fewer, none wrong; docs/vision.md). Only
-# spots at least VALLEY_ELONG long (the pip passes' least refusal, darkpips.MAX_ELONG) are measured again: a
-# round spot's measure stands as it was. The pip passes ask for it uncalibrated only (darkpips.light_pass).
+# uncalibrated: 4 dice more read by the pip passes, two coloured 6s among them, and 1 fewer, and 2 more by the
+# colour reader, none wrong; docs/vision.md). Only spots at least VALLEY_ELONG long (the pip passes' least
+# refusal, darkpips.MAX_ELONG) are measured again: a round spot's measure stands as it was. The pip passes and
+# the colour reader ask for it uncalibrated only (darkpips.light_pass, reader._candidate_faces).
 VALLEY_ELONG = 2.0
 VALLEY_RISE = 0.15
 
