@@ -110,10 +110,10 @@ def detect(resp: U8, floor: float, max_radius: int, dark: bool, valleys: bool = 
     at = below.argmax(axis=2)
     hit = np.take_along_axis(below, at[:, :, None], axis=2)[:, :, 0]
     radius, elong, axis = _diameters(np.where(hit, at + 0.5, max_radius + 1.0))
-    long = np.nonzero(elong >= VALLEY_ELONG)[0] if valleys else np.zeros(0, np.int64)
-    if long.size:
-        radius, elong, axis = radius.copy(), elong.copy(), axis.copy()
-        radius[long], elong[long], axis[long] = _to_valleys(prof[long], below[long], val[long], max_radius, floor)
+    if valleys:
+        long = np.nonzero(elong >= VALLEY_ELONG)[0]
+        if long.size:  # (_diameters' arrays are this call's own: updated in place)
+            radius[long], elong[long], axis[long] = _to_valleys(prof[long], below[long], val[long], max_radius, floor)
     return Candidates(pts.astype(np.float64), val.astype(np.float64), radius, elong, axis, dark)
 
 
