@@ -8,7 +8,8 @@
 # files in vision/models: `python -m training.train --score-only`, then `python -m training.quantize`.
 # Pass --chunks to render the synthetic crops on all the machine's cores (the dice net's one sequence takes
 # minutes on one). Measured on an H200 machine (16 cores, 2026-11-28): 40 epochs of the six models, with the
-# dark dice drawn twice as often, took 432 s in all.
+# dark dice drawn twice as often, took 432 s in all; 2026-11-30, the stride-2 net's six (--arch strided) 345 s,
+# with --dark-repeats 6 372 s.
 # Stopped early (`timeout` sends TERM), it still writes the log and the figures of the models that finished.
 set -euo pipefail
 family=$1; shift
