@@ -494,6 +494,11 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
             unit = unit or seg.die_size
             outline_size = seg.die_size
             bodies = tuple(b for b in seg.bodies if p.win.holds(b.center))
+            if p.before is not None and camera is None and hint:
+                # Given the table before the throw, a body whose middle did not change since then is no die of
+                # this throw (_drop_unchanged drops what is read there): not read. Read whole, most of a board's
+                # bodies are its lettering, houses and pieces, each read and asked of the net.
+                bodies = tuple(b for b in bodies if new_share(p.bgr, p.before, b.center, FACE_DISC * hint) >= NEW_FACE)
             net_here = reader if changed is None else _Shifted(reader, frame, off)
             for body, face in _candidate_faces(p.bgr, bodies, seg.die_size, p.faces, net_here, look,
                                                valleys=not hint):
