@@ -45,6 +45,8 @@ white 6, red 11, black 9; everything else the same.
 flat 89 / 79 / 90 and touching 81 / 77 / 89 of 90 (white / red / black), as before it. Then with the lean check of
 light pips not counting spots the table before had (vision/darkpips.py SpotsBefore): leaning 6 / 2 / 2, flat 89 /
 88 / 90, touching 81 / 85 / 89; every other row the same.
+2026-11-30, the same options, with a side face's pips over the board's print counted (vision/sidepips.py `_new_pip`:
+dark, black where the print had a hue): one leaning, white 6 -> 4 of 180; every other row the same.
 """
 
 from __future__ import annotations

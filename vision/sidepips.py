@@ -32,7 +32,7 @@ from vision.lightface import SIDE_PER_G, Down
 from vision.pips import black_hat, odd
 from vision.reading import Die
 from vision.rim import square_turn
-from vision.silhouette import SHADOW, Silhouette, known_before
+from vision.silhouette import SAME_HUE, SHADOW, Silhouette, dot3, known_before
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -202,7 +202,20 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
     # stands out as one.
     level = np.maximum(now.astype(np.float64) + r_now - pip_grey, AS_DARK * (face_grey - pip_grey))
     least = NEW_SHARE * np.minimum(float(r_now[fy[on], fx[on]].max()), level)
-    ys, xs = np.nonzero(cv2.subtract(r_now, r_was) >= np.maximum(least, 1.0))
+    floor = np.maximum(least, 1.0)
+    grown = cv2.subtract(r_now, r_was) >= floor
+    # Over a stroke of the board's print (a letter's, narrower than the black-hat) the table before answered as
+    # strongly as a pip does now, and nothing grew: there a pip's pixels are new by their darkness (`dark`: as dark
+    # as a pip, under DARKER of what was there, not that dark before) and their hue (a black pip on red print; the
+    # print in a die's deep shadow keeps its hue: the simulated camera's touching pairs on red lettering).
+    over = dark & (r_now >= floor) & (r_was >= floor)
+    if over.any():
+        oy, ox = np.nonzero(over)
+        c_now = frame[y0 + oy, x0 + ox].astype(np.float32)
+        c_was = before[y0 + oy, x0 + ox].astype(np.float32)
+        hue = dot3(c_now, c_was) < SAME_HUE * np.sqrt(dot3(c_now, c_now) * dot3(c_was, c_was))
+        grown[oy[hue], ox[hue]] = True
+    ys, xs = np.nonzero(grown)
     keep = band.holds(ys, xs)
     if not keep.any():
         return False

@@ -157,6 +157,34 @@ def test_black_print_darker_in_the_dies_shadow_is_no_new_pip() -> None:
     assert _refused(frame, dark_print, die)
 
 
+def test_a_side_face_pip_over_a_stroke_of_print_is_new(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A side face's pip where the board's print had a stroke narrower than the black-hat (a letter of red print):
+    the table before answered the black-hat there as strongly as the pip does now, so nothing grew, but the pip is
+    as dark as the die's own, under DARKER of the print, and black where the print was red (the simulated table at
+    0 and 8 degrees, seed 47: a white 2 leaning 25 degrees, its side face's 6 over "TABLESIDE", was `ok`). The
+    side face alone over the stroke is no pip, nor is the stroke in a deep shadow (it keeps its hue: touching
+    pairs on red lettering)."""
+    x, y, h = int(CENTRE[0]), int(CENTRE[1]), int(SIDE / 2)
+    before = _table()
+    stroke = (slice(y - 30, y + 30), slice(x + h + 6, x + h + 11))
+    before[stroke] = (40, 40, 200)  # a red letter's stroke, 5 px wide (grey 88)
+    frame = before.copy()
+    die = _die(frame)
+    _side_face(frame, shade=100)
+    assert _refused(frame, before, die)
+    bare = before.copy()
+    die = _die(bare)
+    _side_face(bare, pip=False, shade=100)
+    assert not _refused(bare, before, die)
+    shadowed = before.copy()
+    die = _die(shadowed)
+    shade = (slice(y - 4, y + 4), slice(x + h + 1, x + h + 20))
+    shadowed[shade] = (before[shade] * 0.35).astype(np.uint8)  # the stroke (14, 14, 70): as dark as a pip, red
+    assert not _refused(shadowed, before, die)
+    monkeypatch.setattr(sidepips, "SAME_HUE", 2.0)  # (every pixel's hue taken as changed)
+    assert _refused(shadowed, before, _die(shadowed.copy()))
+
+
 def test_light_pips_are_asked_the_same_with_the_grey_levels_turned_over() -> None:
     """A dark die with light pips on a dark board (the synthetic frames turned over): its side face's light pip,
     new since before, refuses it; where before is black (not known), nothing is new, turned over or not."""
