@@ -32,7 +32,7 @@ from vision.lightface import SIDE_PER_G, Down
 from vision.pips import black_hat, odd
 from vision.reading import Die
 from vision.rim import square_turn
-from vision.silhouette import SAME_HUE, SHADOW, Silhouette, dot3, known_before
+from vision.silhouette import SHADOW, Silhouette, known_before, same_hue
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -211,9 +211,7 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
     over = dark & (r_now >= floor) & (r_was >= floor)
     if over.any():
         oy, ox = np.nonzero(over)
-        c_now = frame[y0 + oy, x0 + ox].astype(np.float32)
-        c_was = before[y0 + oy, x0 + ox].astype(np.float32)
-        hue = dot3(c_now, c_was) < SAME_HUE * np.sqrt(dot3(c_now, c_now) * dot3(c_was, c_was))
+        hue = ~same_hue(frame[y0 + oy, x0 + ox].astype(np.float32), before[y0 + oy, x0 + ox].astype(np.float32))
         grown[oy[hue], ox[hue]] = True
     ys, xs = np.nonzero(grown)
     keep = band.holds(ys, xs)

@@ -148,8 +148,18 @@ def a_shade(now: NDArray[np.float32], was: NDArray[np.float32], darker: bool = F
     """Whether each colour of `now` (N x 3) is a shade of the same pixel's in `was`: its hue (SAME_HUE) and at least
     SHADOW of its light; with `darker`, no lighter either (a shadow only darkens)."""
     n_now, n_was = np.sqrt(dot3(now, now)), np.sqrt(dot3(was, was))
-    shade = (dot3(now, was) >= SAME_HUE * n_now * n_was) & (n_now >= SHADOW * n_was)
+    shade = _same_hue(now, was, n_now, n_was) & (n_now >= SHADOW * n_was)
     return np.asarray(shade & (n_now <= n_was) if darker else shade, bool)
+
+
+def same_hue(now: NDArray[np.float32], was: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Whether each colour of `now` (N x 3) points the way the same pixel's in `was` does (SAME_HUE), at any light."""
+    return _same_hue(now, was, np.sqrt(dot3(now, now)), np.sqrt(dot3(was, was)))
+
+
+def _same_hue(now: NDArray[np.float32], was: NDArray[np.float32], n_now: NDArray[np.float32],
+              n_was: NDArray[np.float32]) -> NDArray[np.bool_]:
+    return np.asarray(dot3(now, was) >= SAME_HUE * n_now * n_was, bool)
 
 
 def had_colour(before: U8, ys: NDArray[np.intp], xs: NDArray[np.intp], body: NDArray[np.float32]) -> NDArray[np.bool_]:

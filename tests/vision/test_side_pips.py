@@ -16,7 +16,7 @@ import pytest
 
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.simthrows import sim_table, sim_throw_before, sim_touching
-from vision import Verdict, read_dice, sidepips
+from vision import Verdict, read_dice, sidepips, silhouette
 from vision.reading import Die
 from vision.rim import square_turn
 from vision.sidepips import refuse_new_side_pips
@@ -181,7 +181,7 @@ def test_a_side_face_pip_over_a_stroke_of_print_is_new(monkeypatch: pytest.Monke
     shade = (slice(y - 4, y + 4), slice(x + h + 1, x + h + 20))
     shadowed[shade] = (before[shade] * 0.35).astype(np.uint8)  # the stroke (14, 14, 70): as dark as a pip, red
     assert not _refused(shadowed, before, die)
-    monkeypatch.setattr(sidepips, "SAME_HUE", 2.0)  # (every pixel's hue taken as changed)
+    monkeypatch.setattr(silhouette, "SAME_HUE", 2.0)  # (every pixel's hue taken as changed)
     assert _refused(shadowed, before, _die(shadowed.copy()))
 
 
