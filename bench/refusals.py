@@ -47,6 +47,9 @@ light pips not counting spots the table before had (vision/darkpips.py SpotsBefo
 88 / 90, touching 81 / 85 / 89; every other row the same.
 2026-11-30, the same options, with a side face's pips over the board's print counted (vision/sidepips.py `_new_pip`:
 dark, black where the print had a hue): one leaning, white 6 -> 4 of 180; every other row the same.
+Later that day, red and black dice refused where the side face a flat die shows the camera is the table as it was
+(vision/sidepips.py `refuse_hidden_near_side`): one leaning, red 2 -> 0 and black 2 -> 0 of 180; every other row the
+same (flat 89 / 89 / 90, touching 82 / 85 / 90 of 90, white / red / black).
 """
 
 from __future__ import annotations

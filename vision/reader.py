@@ -55,7 +55,7 @@ from vision.scale import (
     uncalibrated_pip_d,
 )
 from vision.scene import neutral_gains
-from vision.sidepips import refuse_new_body, refuse_new_side_pips
+from vision.sidepips import refuse_hidden_near_side, refuse_new_body, refuse_new_side_pips
 
 U8 = NDArray[np.uint8]
 
@@ -559,6 +559,11 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
             # leaning: wrong `ok`s red 14 -> 2, black 7 -> 2 of 180; flat and touching pairs read the same.)
             refuse_new_body(frame, before, dice, problems, cam.down, hint or unit, calibration.die_color_bgr, TWIN,
                             sils)
+            # (A die leaning towards a camera off vertical hides the side face a flat die shows it: the simulated
+            # camera at 18 degrees, seeds 20-49, one die leaning 25 degrees, red and black 2 wrong `ok`s of 180
+            # each.)
+            refuse_hidden_near_side(frame, before, dice, problems, cam.down, hint or unit, calibration.die_color_bgr,
+                                    TWIN)
     if cam is not None and camera is None and before is not None:
         _drop_unchanged(frame, before, dice, problems, hint or unit)
     if expect is not None and hint:

@@ -32,7 +32,7 @@ from vision.lightface import SIDE_PER_G, Down
 from vision.pips import black_hat, odd
 from vision.reading import Die
 from vision.rim import square_turn
-from vision.silhouette import SHADOW, Silhouette, known_before, same_hue
+from vision.silhouette import SHADOW, Silhouette, a_shade, had_colour, known_before, same_hue
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -73,6 +73,20 @@ RING = 1 / 3
 # 0, 8 and 18 degrees: the body's blur and rim past the band's start, the crevice between touching dice).
 NEW_BODY = 0.04
 NEW_BODY_REASON = "cocked: a side face shows beside the top face (the die's colour, not there before the throw)"
+# Dice with light pips, a camera off vertical (refuse_hidden_near_side): the near band is asked where `down` reaches
+# NEAR_MIN of a side (a flat die's side face some 0.37 of a side wide 18 degrees off vertical, less nearer
+# overhead, where it is too narrow to tell), from
+# NEAR_EDGE of a side past the top face to as much within the flat outline, where NEAR_AREA square sides of it say
+# something; a die whose band is NEAR_SHADE a shade of the table before is refused. On the simulated camera (seeds
+# 20-49, red and black, at 8 and 18 degrees) flat and touching dice's bands were at most 0.47 a shade (the board
+# where the band is narrow at the outline's ends), the dice leaning 25 degrees towards the camera that were `ok`
+# 0.94-0.99.
+NEAR_MIN = 0.25
+NEAR_EDGE = 0.08
+NEAR_AREA = 0.05
+NEAR_SHADE = 0.8
+HIDDEN_NEAR_REASON = ("cocked: no side face shows towards the camera (the table as it was, or a shadow, where a flat "
+                      "die's would be)")
 _BOX3 = np.ones((3, 3), np.uint8)
 _BOX5 = np.ones((5, 5), np.uint8)
 
@@ -290,6 +304,72 @@ def _new_body(frame: U8, before: U8, d: Die, sil: Silhouette | None, others: lis
     return float((~known_before(frame, before, ys, xs, body)).sum()) / (die * die)
 
 
+def refuse_hidden_near_side(frame: U8, before: U8, dice: list[Die], problems: list[str], down: Down, die: float,
+                            colour: tuple[int, int, int], twin: float = 0.0) -> None:
+    """Dice with light pips on a coloured or dark body, their look calibrated as `colour` (BGR): refuse (in
+    place) every die read where a flat die's side face towards the camera would show, wide, and the table as it
+    was shows there instead (M.DICE.2: a die leaning towards the camera hides that face under itself).
+
+    A camera off vertical sees a flat die's side face towards it as a band between the top face and the outline
+    swept along `down`; it is the die's colour, new since before. A die leaning towards the camera turns that
+    face down and out of sight, and the band holds the board or the die's shadow on it: a shade of what was
+    there (its hue, at least SHADOW of its light). Asked only where the band is NEAR_MIN of a side wide or more,
+    of pixels known before (not black) that were not of the die's colour then (a red die on the board's red bar
+    says nothing there). `twin` as for refuse_new_side_pips."""
+    body = np.array(colour, np.float32)
+    for i, d in enumerate(dice):
+        # (Not asked of a 1: its lone pip places no face, and a 1 read by its body is centred on the body, top face
+        # and side face together, half a band towards the camera; the band asked past it is then the board past a
+        # flat die's side face. The simulated camera, black dice touching at 18 degrees, seed 93.)
+        if d.value is None or d.value == 1:
+            continue
+        if hidden_near_side(frame, before, d, _others(dice, d, twin, die), down, die, body) >= NEAR_SHADE:
+            dice[i] = replace(d, value=None, confidence=0.0)
+            problems[i] = HIDDEN_NEAR_REASON
+
+
+def hidden_near_side(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float,
+                     body: NDArray[np.float32]) -> float:
+    """The share of `d`'s near band (where a flat die's side face towards the camera shows) that is a shade of
+    what was there before; 0 where the band is narrow or too little of it says anything (NEAR_AREA). `d`'s face
+    placed by its pips (a value of 2 or more: its centre and turn)."""
+    dx, dy = down(d.center)
+    if math.hypot(dx, dy) < NEAR_MIN * die:
+        return 0.0
+    h, w = frame.shape[:2]
+    hull = _outline(d.center, die, d.turn, down)
+    x0, y0 = max(0, int(hull[:, 0].min()) - 1), max(0, int(hull[:, 1].min()) - 1)
+    x1, y1 = min(w, int(hull[:, 0].max()) + 2), min(h, int(hull[:, 1].max()) + 2)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return 0.0
+    # Within the flat outline by NEAR_EDGE (its far edge is the side face's bottom, blurred into the board), ...
+    inner = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inner, np.rint(hull - (x0, y0)).astype(np.int32), 1)
+    depth = cv2.distanceTransform(cv2.copyMakeBorder(inner, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
+                                  cv2.DIST_L2, 3)[1:-1, 1:-1]
+    ys, xs = np.nonzero(depth >= NEAR_EDGE * die)
+    ys, xs = ys + y0, xs + x0
+    # ... past the top face by as much (its rim, the outline's blur and the read's error), ...
+    c, s = math.cos(d.turn), math.sin(d.turn)
+    ru, rv = xs - d.center[0], ys - d.center[1]
+    past = np.maximum(np.abs(ru * c + rv * s), np.abs(rv * c - ru * s)) >= (0.5 + NEAR_EDGE) * die
+    ys, xs = ys[past], xs[past]
+    b = before[ys, xs]
+    known = (b[:, 0] | b[:, 1] | b[:, 2]) != 0  # (black before: a die lay there, nothing known)
+    ys, xs = ys[known], xs[known]
+    if others and len(ys):  # ... clear of the other dice read (their bodies, their side faces), ...
+        pts = np.column_stack([xs, ys]).astype(np.float64)
+        clear = np.ones(len(ys), bool)
+        for o in others:
+            clear &= _outside(pts, _outline(o.center, o.size or die, o.turn, down)) > OTHER_DIE * die
+        ys, xs = ys[clear], xs[clear]
+    fresh = ~had_colour(before, ys, xs, body)  # ... and not of the die's colour before.
+    ys, xs = ys[fresh], xs[fresh]
+    if len(ys) < NEAR_AREA * die * die:
+        return 0.0
+    return float(a_shade(frame[ys, xs].astype(np.float32), before[ys, xs].astype(np.float32)).mean())
+
+
 def _ringed(spot: NDArray[np.bool_], dark: NDArray[np.bool_]) -> bool:
     """Whether the pixels 1-2 px round `spot` are lighter than a pip (`dark`: as dark as a pip and darker than
     before) but for at most RING of them: a side face's pip is ringed by its face; a corner of something as dark
@@ -357,3 +437,4 @@ def _outside(pts: F64, hull: F64) -> F64:
     cross = e[None, :, 0] * rel[..., 1] - e[None, :, 1] * rel[..., 0]
     inside = (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
     return np.asarray(np.where(inside, 0.0, d), np.float64)
+
