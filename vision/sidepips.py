@@ -74,13 +74,12 @@ RING = 1 / 3
 NEW_BODY = 0.04
 NEW_BODY_REASON = "cocked: a side face shows beside the top face (the die's colour, not there before the throw)"
 # Dice with light pips, a camera off vertical (refuse_hidden_near_side): the near band is asked where `down` reaches
-# NEAR_MIN of a side (a flat die's side face some 0.37 of a side wide 18 degrees off vertical, less nearer
-# overhead, where it is too narrow to tell), from
-# NEAR_EDGE of a side past the top face to as much within the flat outline, where NEAR_AREA square sides of it say
-# something; a die whose band is NEAR_SHADE a shade of the table before is refused. On the simulated camera (seeds
-# 20-49, red and black, at 8 and 18 degrees) flat and touching dice's bands were at most 0.47 a shade (the board
-# where the band is narrow at the outline's ends), the dice leaning 25 degrees towards the camera that were `ok`
-# 0.94-0.99.
+# NEAR_MIN of a side (a flat die's side face some 0.37 of a side wide 18 degrees off vertical, less nearer overhead,
+# where it is too narrow to tell), from NEAR_EDGE of a side past the top face to as much within the flat outline,
+# where NEAR_AREA square sides of it say something; a die whose band is NEAR_SHADE a shade of the table before is
+# refused. On the simulated camera (seeds 20-49, red and black, at 8 and 18 degrees) flat and touching dice's bands
+# were at most 0.47 a shade (the board where the band is narrow at the outline's ends), the dice leaning 25 degrees
+# towards the camera that were `ok` 0.94-0.99.
 NEAR_MIN = 0.25
 NEAR_EDGE = 0.08
 NEAR_AREA = 0.05
@@ -437,4 +436,3 @@ def _outside(pts: F64, hull: F64) -> F64:
     cross = e[None, :, 0] * rel[..., 1] - e[None, :, 1] * rel[..., 0]
     inside = (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
     return np.asarray(np.where(inside, 0.0, d), np.float64)
-
