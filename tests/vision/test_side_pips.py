@@ -56,6 +56,14 @@ def _side_face(img: np.ndarray, pip: bool = True, shade: int = 165) -> None:
         cv2.ellipse(img, (x + h + 8, y), (2, 4), 0, 0, 360, (25, 25, 25), -1)
 
 
+def _refused_with_side_face(before: np.ndarray, pip: bool = True, shade: int = 165) -> bool:
+    """Whether the die drawn on a copy of `before`, a side face beside it (_side_face), is refused."""
+    frame = before.copy()
+    die = _die(frame)
+    _side_face(frame, pip=pip, shade=shade)
+    return _refused(frame, before, die)
+
+
 def test_a_side_face_pip_new_since_before_refuses_the_die() -> None:
     before = _table()
     frame = before.copy()
@@ -69,14 +77,8 @@ def test_a_pip_on_a_side_face_in_shade_counts_against_the_side_faces_own_level()
     """A side face turned from the light (grey 90 beside a top face of 235) holds pips that stand out from it by
     less than the top face's pips do: the growth asked is the share of what a pip can stand out there."""
     before = _table()
-    frame = before.copy()
-    die = _die(frame)
-    _side_face(frame, shade=90)
-    assert _refused(frame, before, die)
-    shaded = before.copy()
-    die = _die(shaded)
-    _side_face(shaded, pip=False, shade=90)
-    assert not _refused(shaded, before, die)  # the shaded face alone is no pip
+    assert _refused_with_side_face(before, shade=90)
+    assert not _refused_with_side_face(before, pip=False, shade=90)  # the shaded face alone is no pip
 
 
 @pytest.mark.parametrize(("w", "h"), [(18, 18), (20, 28), (24, 20), (29, 29)])
@@ -168,14 +170,8 @@ def test_a_side_face_pip_over_a_stroke_of_print_is_new(monkeypatch: pytest.Monke
     before = _table()
     stroke = (slice(y - 30, y + 30), slice(x + h + 6, x + h + 11))
     before[stroke] = (40, 40, 200)  # a red letter's stroke, 5 px wide (grey 88)
-    frame = before.copy()
-    die = _die(frame)
-    _side_face(frame, shade=100)
-    assert _refused(frame, before, die)
-    bare = before.copy()
-    die = _die(bare)
-    _side_face(bare, pip=False, shade=100)
-    assert not _refused(bare, before, die)
+    assert _refused_with_side_face(before, shade=100)
+    assert not _refused_with_side_face(before, pip=False, shade=100)
     shadowed = before.copy()
     die = _die(shadowed)
     shade = (slice(y - 4, y + 4), slice(x + h + 1, x + h + 20))
