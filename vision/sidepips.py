@@ -84,6 +84,11 @@ NEAR_MIN = 0.25
 NEAR_EDGE = 0.08
 NEAR_AREA = 0.05
 NEAR_SHADE = 0.8
+# A 1's lone pip (_placed_one): looked for within LONE_REACH of a side of where the 1 was read (a 1 read by its body
+# is centred up to a band towards the camera, 0.37 of a side at 18 degrees, and the pip reaches 0.1 further), LONE_AREA
+# square sides (a pip 0.2 of a side across: 0.03; two pips merged in the threshold, or a pip's glint, are not one).
+LONE_REACH = 0.5
+LONE_AREA = (0.01, 0.08)
 HIDDEN_NEAR_REASON = ("cocked: no side face shows towards the camera (the table as it was, or a shadow, where a flat "
                       "die's would be)")
 _BOX3 = np.ones((3, 3), np.uint8)
@@ -314,29 +319,66 @@ def refuse_hidden_near_side(frame: U8, before: U8, dice: list[Die], problems: li
     face down and out of sight, and the band holds the board or the die's shadow on it: a shade of what was
     there (its hue, at least SHADOW of its light). Asked only where the band is NEAR_MIN of a side wide or more,
     of pixels known before (not black) that were not of the die's colour then (a red die on the board's red bar
-    says nothing there). `twin` as for refuse_new_side_pips."""
+    says nothing there); a 1 placed by its lone pip (_placed_one). `twin` as for refuse_new_side_pips."""
     body = np.array(colour, np.float32)
     for i, d in enumerate(dice):
-        # (Not asked of a 1: its lone pip places no face, and a 1 read by its body is centred on the body, top face
-        # and side face together, half a band towards the camera; the band asked past it is then the board past a
-        # flat die's side face. The simulated camera, black dice touching at 18 degrees, seed 93.)
-        if d.value is None or d.value == 1:
+        if d.value is None:
             continue
-        if hidden_near_side(frame, before, d, _others(dice, d, twin, die), down, die, body) >= NEAR_SHADE:
+        face = (d.center, d.turn) if d.value != 1 else _placed_one(frame, d.center, die)
+        if face is not None and hidden_near_side(frame, before, face, _others(dice, d, twin, die), down, die,
+                                                 body) >= NEAR_SHADE:
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = HIDDEN_NEAR_REASON
 
 
-def hidden_near_side(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float,
-                     body: NDArray[np.float32]) -> float:
-    """The share of `d`'s near band (where a flat die's side face towards the camera shows) that is a shade of
-    what was there before; 0 where the band is narrow or too little of it says anything (NEAR_AREA). `d`'s face
-    placed by its pips (a value of 2 or more: its centre and turn)."""
-    dx, dy = down(d.center)
+def _placed_one(frame: U8, at: tuple[float, float], die: float) -> tuple[tuple[float, float], float] | None:
+    """A light-pipped 1 read at `at`, placed by its lone pip (the brightest pip-sized spot within LONE_REACH of a side
+    of it, clear of that window's edge, its pixels above halfway from the window's median to its peak) and turned by
+    its face's edges: its face's centre and turn, or None where no pip-sized spot is there. A 1 read by its body is
+    centred on the body, top face and side face together, most of a band towards the camera (the simulated camera at
+    18 degrees: 6-7 px of a 31 px die, the band 7.8 px), and the band asked past that centre is the board past a flat
+    die's side face (black dice touching, seed 93)."""
+    h, w = frame.shape[:2]
+    r = math.ceil(LONE_REACH * die)
+    cx, cy = at
+    x0, y0, x1, y1 = max(0, int(cx) - r), max(0, int(cy) - r), min(w, int(cx) + r + 1), min(h, int(cy) + r + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    grey = np.asarray(cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), np.uint8)
+    peak, level = float(grey.max()), float(np.median(grey))
+    if peak - level < 1.0:
+        return None
+    bright = np.asarray(grey >= 0.5 * (peak + level), np.uint8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    # Of the pip-sized spots clear of the window's edge (the board past the die's far edge reaches it), the
+    # brightest.
+    sx, sy, sw, sh, area = (stats[1:, k] for k in range(5))
+    fits = (area >= LONE_AREA[0] * die * die) & (area <= LONE_AREA[1] * die * die) & (sx > 0) & (sy > 0) & (
+        sx + sw < x1 - x0) & (sy + sh < y1 - y0)
+    if not fits.any():
+        return None
+    brightest = np.zeros(n, np.float64)
+    np.maximum.at(brightest, np.asarray(labels, np.intp).ravel(), grey.ravel())
+    top = 1 + int(np.argmax(np.where(fits, brightest[1:], -1.0)))
+    px, py = float(centroids[top][0]) + x0, float(centroids[top][1]) + y0
+    # (square_turn looks 0.8 of a side round the centre.)
+    r = int(0.8 * die) + 3
+    x0, y0 = max(0, int(px) - r), max(0, int(py) - r)
+    around = np.asarray(cv2.cvtColor(frame[y0:int(py) + r + 1, x0:int(px) + r + 1], cv2.COLOR_BGR2GRAY), np.uint8)
+    return (px, py), square_turn(around, (px - x0, py - y0), die)
+
+
+def hidden_near_side(frame: U8, before: U8, face: tuple[tuple[float, float], float], others: list[Die], down: Down,
+                     die: float, body: NDArray[np.float32]) -> float:
+    """The share of the near band (where a flat die's side face towards the camera shows) of a top face (its
+    centre and turn, placed by its pips) that is a shade of what was there before; 0 where the band is narrow or
+    too little of it says anything (NEAR_AREA)."""
+    (cx, cy), turn = face
+    dx, dy = down((cx, cy))
     if math.hypot(dx, dy) < NEAR_MIN * die:
         return 0.0
     h, w = frame.shape[:2]
-    hull = _outline(d.center, die, d.turn, down)
+    hull = _outline((cx, cy), die, turn, down)
     x0, y0 = max(0, int(hull[:, 0].min()) - 1), max(0, int(hull[:, 1].min()) - 1)
     x1, y1 = min(w, int(hull[:, 0].max()) + 2), min(h, int(hull[:, 1].max()) + 2)
     if x1 - x0 < 3 or y1 - y0 < 3:
@@ -349,8 +391,8 @@ def hidden_near_side(frame: U8, before: U8, d: Die, others: list[Die], down: Dow
     ys, xs = np.nonzero(depth >= NEAR_EDGE * die)
     ys, xs = ys + y0, xs + x0
     # ... past the top face by as much (its rim, the outline's blur and the read's error), ...
-    c, s = math.cos(d.turn), math.sin(d.turn)
-    ru, rv = xs - d.center[0], ys - d.center[1]
+    c, s = math.cos(turn), math.sin(turn)
+    ru, rv = xs - cx, ys - cy
     past = np.maximum(np.abs(ru * c + rv * s), np.abs(rv * c - ru * s)) >= (0.5 + NEAR_EDGE) * die
     ys, xs = ys[past], xs[past]
     b = before[ys, xs]
