@@ -49,7 +49,9 @@ light pips not counting spots the table before had (vision/darkpips.py SpotsBefo
 dark, black where the print had a hue): one leaning, white 6 -> 4 of 180; every other row the same.
 Later that day, red and black dice refused where the side face a flat die shows the camera is the table as it was
 (vision/sidepips.py `refuse_hidden_near_side`): one leaning, red 2 -> 0 and black 2 -> 0 of 180; every other row the
-same (flat 89 / 89 / 90, touching 82 / 85 / 90 of 90, white / red / black).
+same (flat 89 / 89 / 90, touching 82 / 85 / 90 of 90, white / red / black). Then white dice too, where the band
+keeps the board's tint rather than the die's (`nearer_hue`): one leaning, white 4 -> 0 of 180; every other row the
+same.
 """
 
 from __future__ import annotations

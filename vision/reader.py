@@ -559,11 +559,12 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
             # leaning: wrong `ok`s red 14 -> 2, black 7 -> 2 of 180; flat and touching pairs read the same.)
             refuse_new_body(frame, before, dice, problems, cam.down, hint or unit, calibration.die_color_bgr, TWIN,
                             sils)
+        if calibration and calibration.die_color_bgr:
             # (A die leaning towards a camera off vertical hides the side face a flat die shows it: the simulated
             # camera at 18 degrees, seeds 20-49, one die leaning 25 degrees, red and black 2 wrong `ok`s of 180
-            # each.)
+            # each, white 4.)
             refuse_hidden_near_side(frame, before, dice, problems, cam.down, hint or unit, calibration.die_color_bgr,
-                                    TWIN)
+                                    TWIN, light_pips)
     if cam is not None and camera is None and before is not None:
         _drop_unchanged(frame, before, dice, problems, hint or unit)
     if expect is not None and hint:

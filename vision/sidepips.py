@@ -1,18 +1,18 @@
 """Whether a die leans, from the table before the throw: pips beside its top face that were not there before.
 
-Near overhead a die leaning 25-35 degrees opens a side face 0.42-0.57 of a side wide beside its top face, its
-pips within a pitch or so of the top face's edge. On a light board a white die's side face cannot be told from
-the board by its shade or hue, and the board's lettering, lines and pieces make dark spots of a pip's size
-beside any die (docs/vision.md, "Dice leaning near overhead": every such spot taken for a side face's pip
-refused half the plain throws). The table as it looked before the throw (the roll watcher holds it) has all
-of those and none of the die: a dark spot there now, pip-sized, as dark as the die's own pips and much darker
-than what was there before (a shadow darkens the board by a factor, a pip is black), ringed by lighter pixels
-(not the corner of something dark), past where a flat die's own side faces reach, is a side face's pip. Dice
-with light pips (red, black) are asked the same with the grey levels turned over, but there it finds little: a
-side face turned from the light shows its light pips dimmer than the top face's, and on a light board no
-darker than what lay there before. Their body tells instead (refuse_new_body): the die's colour, new since
-before, past where a flat die's outline ends, is an open side face (a shadow there darkens what was there, a
-side face changes it).
+Near overhead a die leaning 25-35 degrees opens a side face 0.42-0.57 of a side wide beside its top face, its pips
+within a pitch or so of the top face's edge. On a light board a white die's side face cannot be told from the board
+by its shade or hue (but for a faint tint, which refuse_hidden_near_side asks where the band is wide), and the
+board's lettering, lines and pieces make dark spots of a pip's size beside any die (docs/vision.md, "Dice leaning
+near overhead": every such spot taken for a side face's pip refused half the plain throws). The table as it looked
+before the throw (the roll watcher holds it) has all of those and none of the die: a dark spot there now, pip-sized,
+as dark as the die's own pips and much darker than what was there before (a shadow darkens the board by a factor, a
+pip is black), ringed by lighter pixels (not the corner of something dark), past where a flat die's own side faces
+reach, is a side face's pip. Dice with light pips (red, black) are asked the same with the grey levels turned over,
+but there it finds little: a side face turned from the light shows its light pips dimmer than the top face's, and on
+a light board no darker than what lay there before. Their body tells instead (refuse_new_body): the die's colour,
+new since before, past where a flat die's outline ends, is an open side face (a shadow there darkens what was there,
+a side face changes it).
 
 Pure: two frames and the dice read in, the dice (refused or not) out.
 """
@@ -32,7 +32,16 @@ from vision.lightface import SIDE_PER_G, Down
 from vision.pips import black_hat, odd
 from vision.reading import Die
 from vision.rim import square_turn
-from vision.silhouette import SHADOW, Silhouette, a_shade, had_colour, known_before, same_hue
+from vision.silhouette import (
+    SHADOW,
+    Silhouette,
+    a_shade,
+    had_colour,
+    hue_apart,
+    known_before,
+    nearer_hue,
+    same_hue,
+)
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -89,6 +98,16 @@ NEAR_SHADE = 0.8
 # square sides (a pip 0.2 of a side across: 0.03; two pips merged in the threshold, or a pip's glint, are not one).
 LONE_REACH = 0.5
 LONE_AREA = (0.01, 0.08)
+# White dice (dark pips): the grey of a flat die's side face is a shade of a pale board too (within SAME_HUE of its
+# hue), so a band pixel counts as the table as it was only where its hue is also nearer the table's before than the
+# die's own (silhouette.nearer_hue), and only pixels whose colour before pointed HUE_APART or more away from the
+# die's are asked (a white board or tray, or the board's white print, says nothing: the side face's grey is as near
+# either). The simulated board's pale green is 2.4-3.5 degrees from the white dice's colour (5th-95th percentile),
+# and the sensor's noise moves a side face's grey about a degree. A die is refused where NEAR_TABLE of its band or
+# more is the table's: on the simulated camera (seeds 20-49 at 8 and 18 degrees, 80-139 at 18) flat and touching
+# dice's bands were at most 0.07 the table's, the dice leaning towards the camera that were `ok` 0.66-1.00.
+HUE_APART = math.cos(math.radians(1.5))
+NEAR_TABLE = 0.5
 HIDDEN_NEAR_REASON = ("cocked: no side face shows towards the camera (the table as it was, or a shadow, where a flat "
                       "die's would be)")
 _BOX3 = np.ones((3, 3), np.uint8)
@@ -309,24 +328,26 @@ def _new_body(frame: U8, before: U8, d: Die, sil: Silhouette | None, others: lis
 
 
 def refuse_hidden_near_side(frame: U8, before: U8, dice: list[Die], problems: list[str], down: Down, die: float,
-                            colour: tuple[int, int, int], twin: float = 0.0) -> None:
-    """Dice with light pips on a coloured or dark body, their look calibrated as `colour` (BGR): refuse (in
-    place) every die read where a flat die's side face towards the camera would show, wide, and the table as it
-    was shows there instead (M.DICE.2: a die leaning towards the camera hides that face under itself).
+                            colour: tuple[int, int, int], twin: float = 0.0, light_pips: bool = True) -> None:
+    """Dice whose look is calibrated as `colour` (BGR): refuse (in place) every die read where a flat die's side
+    face towards the camera would show, wide, and the table as it was shows there instead (M.DICE.2: a die leaning
+    towards the camera hides that face under itself).
 
     A camera off vertical sees a flat die's side face towards it as a band between the top face and the outline
     swept along `down`; it is the die's colour, new since before. A die leaning towards the camera turns that
     face down and out of sight, and the band holds the board or the die's shadow on it: a shade of what was
     there (its hue, at least SHADOW of its light). Asked only where the band is NEAR_MIN of a side wide or more,
     of pixels known before (not black) that were not of the die's colour then (a red die on the board's red bar
-    says nothing there); a 1 placed by its lone pip (_placed_one). `twin` as for refuse_new_side_pips."""
+    says nothing there); a light 1 placed by its lone pip (_placed_one). White dice (`light_pips` False) as
+    hidden_near_side says, their 1 placed by its pip as read. `twin` as for refuse_new_side_pips."""
     body = np.array(colour, np.float32)
+    bar = NEAR_SHADE if light_pips else NEAR_TABLE
     for i, d in enumerate(dice):
         if d.value is None:
             continue
-        face = (d.center, d.turn) if d.value != 1 else _placed_one(frame, d.center, die)
+        face = (d.center, d.turn) if d.value != 1 or not light_pips else _placed_one(frame, d.center, die)
         if face is not None and hidden_near_side(frame, before, face, _others(dice, d, twin, die), down, die,
-                                                 body) >= NEAR_SHADE:
+                                                 body, light_pips) >= bar:
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = HIDDEN_NEAR_REASON
 
@@ -369,10 +390,11 @@ def _placed_one(frame: U8, at: tuple[float, float], die: float) -> tuple[tuple[f
 
 
 def hidden_near_side(frame: U8, before: U8, face: tuple[tuple[float, float], float], others: list[Die], down: Down,
-                     die: float, body: NDArray[np.float32]) -> float:
+                     die: float, body: NDArray[np.float32], light_pips: bool = True) -> float:
     """The share of the near band (where a flat die's side face towards the camera shows) of a top face (its
-    centre and turn, placed by its pips) that is a shade of what was there before; 0 where the band is narrow or
-    too little of it says anything (NEAR_AREA)."""
+    centre and turn, placed by its pips) that is a shade of what was there before, and for dark pips (white dice)
+    also of its tint, not the die's (HUE_APART); 0 where the band is narrow or too little of it says anything
+    (NEAR_AREA)."""
     (cx, cy), turn = face
     dx, dy = down((cx, cy))
     if math.hypot(dx, dy) < NEAR_MIN * die:
@@ -404,11 +426,15 @@ def hidden_near_side(frame: U8, before: U8, face: tuple[tuple[float, float], flo
         for o in others:
             clear &= _outside(pts, _outline(o.center, o.size or die, o.turn, down)) > OTHER_DIE * die
         ys, xs = ys[clear], xs[clear]
-    fresh = ~had_colour(before, ys, xs, body)  # ... and not of the die's colour before.
+    # ... and not of the die's colour before (for white dice: of a hue apart from it).
+    fresh = ~had_colour(before, ys, xs, body) if light_pips else hue_apart(before[ys, xs].astype(np.float32), body,
+                                                                            HUE_APART)
     ys, xs = ys[fresh], xs[fresh]
     if len(ys) < NEAR_AREA * die * die:
         return 0.0
-    return float(a_shade(frame[ys, xs].astype(np.float32), before[ys, xs].astype(np.float32)).mean())
+    now, was = frame[ys, xs].astype(np.float32), before[ys, xs].astype(np.float32)
+    table = a_shade(now, was)
+    return float((table if light_pips else table & nearer_hue(now, was, body)).mean())
 
 
 def _ringed(spot: NDArray[np.bool_], dark: NDArray[np.bool_]) -> bool:

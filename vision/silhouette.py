@@ -176,6 +176,18 @@ def had_colour(before: U8, ys: NDArray[np.intp], xs: NDArray[np.intp], body: NDA
 _NEAR = np.array([(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3)], np.intp)
 
 
+def nearer_hue(now: NDArray[np.float32], was: NDArray[np.float32], body: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Whether each colour of `now` (N x 3) points nearer the way the same pixel's in `was` does than the way the
+    die's colour `body` (3) does: the table's tint rather than the die's, at any light."""
+    return np.asarray(dot3(now, was) * float(np.sqrt(body @ body)) > (now @ body) * np.sqrt(dot3(was, was)), bool)
+
+
+def hue_apart(was: NDArray[np.float32], body: NDArray[np.float32], cos: float) -> NDArray[np.bool_]:
+    """Whether each colour of `was` (N x 3) points away from the die's colour `body` (3) by more than the angle
+    whose cosine is `cos`."""
+    return np.asarray(was @ body < cos * np.sqrt(dot3(was, was) * float(body @ body)), bool)
+
+
 def dot3(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
     """Pixel by pixel dot products of two colour arrays (any shape ending in 3): (a * b).sum(axis=-1)'s values,
     channel by channel. Numpy reduces an axis of three 10-30 times slower than the elementwise form."""

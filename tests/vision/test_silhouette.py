@@ -14,7 +14,7 @@ import pytest
 
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from vision import Verdict, read_dice
-from vision.silhouette import Silhouette
+from vision.silhouette import Silhouette, hue_apart, nearer_hue
 
 
 def _throw(look: str, kind: str, seed: int, tilt: float = 18.0) -> tuple[np.ndarray, SimulatedCamera]:
@@ -145,3 +145,15 @@ def test_a_silhouette_grows_from_the_calibrated_colour_where_given() -> None:
     top = np.array([[50.0, 40.0]])
     assert not own.holds(top)[0]
     assert calibrated.holds(top)[0]
+
+
+def test_a_shadow_keeps_the_boards_tint_and_a_white_dies_grey_its_own() -> None:
+    """nearer_hue and hue_apart (vision/sidepips.py's near band, white dice): the pale green board's shadow points
+    the board's way, a grey side face the white die's, at any light; a board of the die's own hue is not apart."""
+    white = np.array((236, 238, 240), np.float32)
+    board = np.array([(190, 205, 190), (190, 205, 190)], np.float32)
+    now = np.array([(95, 103, 95), (140, 141, 142)], np.float32)  # the board at half its light; a grey
+    assert nearer_hue(now, board, white).tolist() == [True, False]
+    assert hue_apart(board, white, float(np.cos(np.radians(1.5)))).all()
+    tray = np.array([(228, 230, 233)], np.float32)
+    assert not hue_apart(tray, white, float(np.cos(np.radians(1.5)))).any()
