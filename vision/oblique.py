@@ -75,6 +75,21 @@ class Rectified:
         return np.asarray(cv2.warpPerspective(frame, self.to_work, self.size, flags=cv2.INTER_LINEAR,
                                               borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8)
 
+    def work_within(self, frame: U8, boxes: Sequence[Box], pad: float) -> U8:
+        """`frame` in work pixels within each of `boxes` (work pixels) grown by `pad` pixels, black (not known)
+        elsewhere: the table before a throw read only where it changed, at the cost of those pixels (the whole
+        warp is 2.7 ms of a 15 ms read, 40 degrees off vertical)."""
+        w, h = self.size
+        out = np.zeros((h, w, 3), np.uint8)
+        for bx0, by0, bx1, by1 in boxes:
+            x0, y0 = max(0, int(bx0 - pad)), max(0, int(by0 - pad))
+            x1, y1 = min(w, int(bx1 + pad) + 1), min(h, int(by1 + pad) + 1)
+            if x1 > x0 and y1 > y0:
+                shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]]) @ self.to_work
+                out[y0:y1, x0:x1] = cv2.warpPerspective(frame, shift, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                                        borderMode=cv2.BORDER_REPLICATE)
+        return out
+
     def boxes(self, boxes: Sequence[Box]) -> tuple[Box, ...]:
         """Boxes of the frame in work pixels (each box's corners mapped, and the box around them), clipped;
         boxes wholly outside the work frame are left out."""
