@@ -333,7 +333,8 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
         rect = rectified(calibration, cam, (w, h))
         if rect is not None:
             boxes = None if changed is None else rect.boxes(changed)
-            # (Where the table changed, the table before is warped only round it: no more is read.)
+            # (Where the table changed, the table before is warped only round it: the windows read reach CORE +
+            # CHANGED_PAD dice past each box, and the checks half a die past a die at a window's edge.)
             die = rect.calibration.die_size_px
             was = None if before is None else rect.work(before) if boxes is None or not die else rect.work_within(
                 before, boxes, (CHANGED_PAD + 1) * die)
@@ -570,7 +571,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         if calibration and calibration.die_color_bgr:
             # (A die leaning towards a camera off vertical hides the side face a flat die shows it: the simulated
             # camera at 18 degrees, seeds 20-49, one die leaning 25 degrees, red and black 2 wrong `ok`s of 180
-            # each, white 4.)
+            # each, white 4; read from above at 45 degrees, a red die leaning on the hotel, seed 63.)
             refuse_hidden_near_side(frame, before, dice, problems, cam.down, hint or unit, calibration.die_color_bgr,
                                     TWIN, light_pips)
     if cam is not None and before is not None:

@@ -393,8 +393,8 @@ def hidden_near_side(frame: U8, before: U8, face: tuple[tuple[float, float], flo
                      die: float, body: NDArray[np.float32], light_pips: bool = True) -> float:
     """The share of the near band (where a flat die's side face towards the camera shows) of a top face (its
     centre and turn, placed by its pips) that is a shade of what was there before, and for dark pips (white dice)
-    also of its tint, not the die's (HUE_APART); 0 where the band is narrow or too little of it says anything
-    (NEAR_AREA)."""
+    also of its tint rather than the die's (nearer_hue, over pixels whose colour before was HUE_APART from the
+    die's); 0 where the band is narrow or too little of it says anything (NEAR_AREA)."""
     (cx, cy), turn = face
     dx, dy = down((cx, cy))
     if math.hypot(dx, dy) < NEAR_MIN * die:
