@@ -335,9 +335,10 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
             boxes = None if changed is None else rect.boxes(changed)
             # (Where the table changed, the table before is warped only round it: the windows read reach CORE +
             # CHANGED_PAD dice past each box, and the checks half a die past a die at a window's edge.)
-            die = rect.calibration.die_size_px
-            was = None if before is None else rect.work(before) if boxes is None or not die else rect.work_within(
-                before, boxes, (CHANGED_PAD + 1) * die)
+            was, die = before, rect.calibration.die_size_px
+            if before is not None:
+                was = rect.work(before) if boxes is None or not die else rect.work_within(before, boxes,
+                                                                                         (CHANGED_PAD + 1) * die)
             return rect.restored(_read_frame(rect.work(frame), rect.calibration, expect, net, boxes,
                                              rect.calibration.die_size_px, camera=rect.camera, before=was))
     if calibration is None:
@@ -574,7 +575,6 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
             # each, white 4; read from above at 45 degrees, a red die leaning on the hotel, seed 63.)
             refuse_hidden_near_side(frame, before, dice, problems, cam.down, hint or unit, calibration.die_color_bgr,
                                     TWIN, light_pips)
-    if cam is not None and before is not None:
         _drop_unchanged(frame, before, dice, problems, hint or unit)
     if expect is not None and hint:
         # Calibrated only. Uncalibrated, on the photos as other cameras take them, dropping twins turned two

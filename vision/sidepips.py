@@ -311,10 +311,9 @@ def _new_body(frame: U8, before: U8, d: Die, sil: Silhouette | None, others: lis
     # (The band need not be asked within 0.57 of a side of the centre along the top face's axes, never 0.1 of a
     # side past the top face, which the flat outline holds; nor further out than the band's end past the
     # outline's furthest point.)
-    c, s = math.cos(turn), math.sin(turn)
-    ru, rv = xs - centre[0], ys - centre[1]
-    out = np.maximum(np.abs(ru * c + rv * s), np.abs(rv * c - ru * s)) > (0.5 + BAND[0] / math.sqrt(2)) * die
-    out &= np.hypot(ru, rv) <= (math.sqrt(0.5) + BAND[1]) * die + math.hypot(*down(d.center)) + 1.0
+    out = _along_axes(xs, ys, centre, turn) > (0.5 + BAND[0] / math.sqrt(2)) * die
+    out &= np.hypot(xs - centre[0], ys - centre[1]) <= (math.sqrt(0.5) + BAND[1]) * die + math.hypot(
+        *down(d.center)) + 1.0
     ys, xs = ys[out], xs[out]
     keep = _Band.of(d, die, turn, (x0, y0), centre, others, down, die).holds(ys, xs)
     least = NEW_BODY * die * die
@@ -413,9 +412,7 @@ def hidden_near_side(frame: U8, before: U8, face: tuple[tuple[float, float], flo
     ys, xs = np.nonzero(depth >= NEAR_EDGE * die)
     ys, xs = ys + y0, xs + x0
     # ... past the top face by as much (its rim, the outline's blur and the read's error), ...
-    c, s = math.cos(turn), math.sin(turn)
-    ru, rv = xs - cx, ys - cy
-    past = np.maximum(np.abs(ru * c + rv * s), np.abs(rv * c - ru * s)) >= (0.5 + NEAR_EDGE) * die
+    past = _along_axes(xs, ys, (cx, cy), turn) >= (0.5 + NEAR_EDGE) * die
     ys, xs = ys[past], xs[past]
     b = before[ys, xs]
     known = (b[:, 0] | b[:, 1] | b[:, 2]) != 0  # (black before: a die lay there, nothing known)
@@ -480,6 +477,14 @@ class _Band:
                 near &= _outside(pts, hull) > OTHER_DIE * side
         keep[keep] = near
         return keep
+
+
+def _along_axes(xs: NDArray[np.intp], ys: NDArray[np.intp], centre: tuple[float, float], turn: float) -> F64:
+    """Each pixel's distance from `centre` along the further of a square face's two axes (turned by `turn`): half a
+    side on the face's edge."""
+    c, s = math.cos(turn), math.sin(turn)
+    ru, rv = xs - centre[0], ys - centre[1]
+    return np.asarray(np.maximum(np.abs(ru * c + rv * s), np.abs(rv * c - ru * s)), np.float64)
 
 
 def _outline(centre: tuple[float, float], side: float, turn: float, down: Down) -> F64:
