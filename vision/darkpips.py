@@ -70,21 +70,24 @@ for _m, _n in _LEGAL.items():
 
 def spots(gray: U8, pip_d: float) -> tuple[Candidates, U8]:
     """Round dark spots about a pip wide, and the black-hat response they came from."""
-    c, _, resp = _all_spots(gray, pip_d, False)
+    c, _, resp, _ = _all_spots(gray, pip_d, False)
     return c, resp
 
 
 def _all_spots(gray: U8, pip_d: float, ovals: bool, floor: float = MIN_SPOT,
-               valleys: bool = False) -> tuple[Candidates, Candidates, U8]:
-    """(round spots, all spots up to SIDE_ELONG, response): side faces seen obliquely have oval pips. `valleys`:
-    long spots measured again to the valleys before their neighbours (pips.detect)."""
+               valleys: bool = False, narrow: bool = False) -> tuple[Candidates, Candidates, U8, Candidates]:
+    """(round spots, all spots up to SIDE_ELONG, response, the spots not round up to NARROW_ELONG long): side
+    faces seen obliquely have oval pips. `valleys`: long spots measured again to the valleys before their
+    neighbours (pips.detect). `narrow`: the longer spots too (else none)."""
     k = odd(KERNEL_PER_DIAM * pip_d)
     resp = black_hat(gray, k)
     c = detect(resp, floor, k // 2 + 1, True, valleys)
     sized = (c.radius >= 0.75) & (c.radius <= 0.45 * k)
     ok = (c.elong < MAX_ELONG) & sized
     oval = c.take(np.nonzero(sized & (c.elong <= SIDE_ELONG))[0]) if ovals else c.take(np.zeros(0, np.int64))
-    return _one_per_spot(c.take(np.nonzero(ok)[0])), _one_per_spot(oval), resp
+    longer = (_one_per_spot(c.take(np.nonzero(sized & (c.elong >= MAX_ELONG) & (c.elong <= NARROW_ELONG))[0]))
+              if narrow else empty(True))
+    return _one_per_spot(c.take(np.nonzero(ok)[0])), _one_per_spot(oval), resp, longer
 
 
 def _one_per_spot(c: Candidates) -> Candidates:
@@ -127,6 +130,10 @@ def _one_per_spot(c: Candidates) -> Candidates:
 
 # Side-face pips of a leaning die are seen at 30-60 degrees: ovals up to this elongation still count.
 SIDE_ELONG = 2.6
+# ... and a side face opened by a lean of 15-30 degrees (a die leaning on a hotel) shows its pips as ovals up to
+# this long (1 / sin 15 degrees): the lean check asks the spots not round up to this long apart (vision/lean.py,
+# _narrow_side).
+NARROW_ELONG = 3.9
 # A spot was there before the throw where the table before answered the black-hat with at least this share of
 # its response now (SpotsBefore): the board's print answers alike, plain board with its noise. Of the 1,168
 # spots the lean check asked about on the simulated tables (seeds 0-19, red and black dice, 0, 8 and 18
@@ -153,7 +160,7 @@ class LightPass:
 def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
                down: Down | None = None, ones: bool = True, level: Level | None = None,
                pip_d: float | None = None, colour: U8 | None = None, before: U8 | None = None,
-               floors: tuple[float, float] | None = None) -> LightPass:
+               floors: tuple[float, float] | None = None, narrow: bool = False) -> LightPass:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any;
     else `pip_d`, a pip's diameter in pixels (the reader's, vision/reader.py), else one from the frame's
     size (frame_pip_d).
@@ -169,7 +176,9 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     check counts only spots on the die's own silhouette (vision/silhouette.py). `before`: `gray` as the table
     looked before the throw (black where not known), whose spots the lean check does not count (SpotsBefore).
     `floors`: the image's noise_floors where they are known already (the inverted grey pass takes the grey
-    pass's: the noise estimate is blind to the image's sign).
+    pass's: the noise estimate is blind to the image's sign). `narrow` (with `down`): the lean check also looks
+    for a narrow side face's oval pips (vision/lean.py `_narrow_side`), as the reader asks where it reads a frame
+    from above (vision/oblique.py).
     """
     pip_d = PIP_D_PER_G * g_known if g_known else pip_d or frame_pip_d(gray.shape[1], gray.shape[0])
     floor, edge = floors or noise_floors(gray)
@@ -177,7 +186,8 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     # works at the die's known size and its pips measure round as they are; there the measure also made the pips
     # of a die touching another count as its side face's (the simulated camera's white dice, two flat touching:
     # 82 -> 80 of 90 read, with the table before too), so calibrated reads measure as before.
-    c, oval, resp = _all_spots(gray, pip_d, True, floor, valleys=g_known is None)
+    c, oval, resp, narrow_spots = _all_spots(gray, pip_d, True, floor, valleys=g_known is None,
+                                              narrow=narrow and down is not None)
     merged = _merged(c, oval)
     faces = _proposals(gray, c, resp, g_known, merged, level, edge)
     # Lone pips (1s) take the frame's pitch: calibrated, or the one of the faces already read, else (0)
@@ -191,7 +201,8 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     faces = _resolve(faces)
     if down is not None:
         old = None if before is None else SpotsBefore(before, odd(KERNEL_PER_DIAM * pip_d))
-        faces = [lean_check(f, c, oval, faces, down, colour, old) for f in faces]
+        faces = [lean_check(f, c, oval, faces, down, colour, old, narrow_spots if narrow else None, bgr)
+                 for f in faces]
     return LightPass(tuple(faces), c, merged, oval, (floor, edge))
 
 

@@ -41,13 +41,16 @@ ONE_STEP = np.pi / 12
 
 
 def lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFace], down: Down,
-               colour: U8 | None = None, old: OldSpots | None = None) -> LightFace:
+               colour: U8 | None = None, old: OldSpots | None = None, narrow: Candidates | None = None,
+               bgr: U8 | None = None) -> LightFace:
     """A die leaning on something shows one side face wide open, its pips round enough to be found as
     spots as strong as the top face's pips. A flat die shows only the side faces turned away from the
     camera, each at most as wide as the die's height looks there (`down`). A strong pip-sized spot just
     beyond one of the top face's edges, further out than a flat die's side face reaches, is taken for
     the open side face of a cocked die (not a pip of another die read: those are excluded). `old`: which
-    spots were there before the throw (the table's, not a side face's; vision/darkpips.py SpotsBefore)."""
+    spots were there before the throw (the table's, not a side face's; vision/darkpips.py SpotsBefore).
+    `narrow`: the spots not round, which a narrow side face's pips may be (_narrow_side); `bgr`: the colour frame
+    of a pass of dark pips, where those are asked to be the colour of the face's pips (_tinted)."""
     if f.value is None or len(c) == 0:
         return f
     # (Each face pip's nearest spot, and which spots are pips of a face read, for all of them at once.)
@@ -79,6 +82,18 @@ def lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFa
     if reach > side and (_behind(f, c.xy[cand], faces, down, dv / reach) or (
             sil is not None and sil.reaches_behind(f.centre, f.side, f.theta, -dv / reach))):
         return replace(f, value=None, confidence=0.0, reason="cocked: another face of it shows behind the top face")
+    if narrow is not None and len(narrow) and f.value != 1:  # (a 1's turn, which gives its edges, is a guess)
+        side_pips = _narrow_side(f, narrow, weak, dv, faces, down)
+        if side_pips.any() and colour is None and bgr is not None:
+            side_pips[side_pips] = ~_tinted(bgr, narrow.xy[side_pips], np.array(f.pips, np.float64))
+        if side_pips.any() and colour is not None:
+            if sil is None:
+                sil = Silhouette.of(colour, f.centre, f.side, clear_points(f))
+            side_pips[side_pips] = sil.holds(narrow.xy[side_pips]) if sil is not None else False
+        if side_pips.any() and old is not None:
+            side_pips[side_pips] = ~old(narrow.xy[side_pips], narrow.peak[side_pips])
+        if side_pips.any():
+            return replace(f, value=None, confidence=0.0, reason="cocked: a side face shows beside the top face")
     rel = rel[cand]
     if len(rel) == 0:
         return f
@@ -144,6 +159,86 @@ def _behind(f: LightFace, spots: F64, faces: list[LightFace], down: Down, away: 
             continue
         back &= _from_segment(spots - np.array(o.centre), np.array(down(o.centre))) > 1.22 * 0.5 * o.side
     return bool(back.any())
+
+
+# How far past the top face's edge (sides) a narrow side face's pip may lie: its centre is half the face's width
+# out, and a face whose pips measure not round (MAX_ELONG, 2: sin 30 degrees) is at most half a side wide; the
+# face's fit errs by a pixel or two.
+NARROW_OUT = 0.3
+# A flat die's side face this close (pixels) to edge on shows as a dark line along its edge (_narrow_side).
+EDGE_ON = 1.0
+# How far (radians) a narrow side face's pip's long axis may lie from the edge's direction: detect measures it in
+# steps of 45 degrees (half a step off at most), and the face's turn errs a little more.
+ALONG = np.pi / 6
+
+
+def _narrow_side(f: LightFace, spots: Candidates, weak: float, dv: F64, faces: list[LightFace],
+                 down: Down) -> NDArray[np.bool_]:
+    """Which of `spots` may be a pip of a narrow side face beside the face `f`, where a flat die shows none.
+
+    A die leaning a little (15-23 degrees: on a hotel, seen from the side and read from above) opens a side
+    face too narrow for the lean check's pips: its pip centre lies a few pixels past the top face's edge,
+    within the face fit's error of SIDE_SLACK (the simulated camera at 35 degrees: a 2 leaning on the hotel,
+    its 1 side open 0.15 of a side past the edge). What tells it is its shape: squeezed across the edge, long
+    along it, as no pip of a top face is (they are round, under MAX_ELONG) and no line of the board is (longer).
+    Such a spot counts past the edge by any amount beyond a flat die's footprint (its top face swept along
+    `down`), as strong as the face's pips and not inside another face's footprint (lean_check asks the rest:
+    on the die's silhouette, new since before)."""
+    rel = spots.xy - np.array(f.centre)
+    side = 0.5 * f.side
+    keep = (spots.peak >= 0.7 * weak) & (spots.radius >= 0.2 * f.g) & (spots.radius < 0.4 * f.g)
+    keep &= np.hypot(rel[:, 0], rel[:, 1]) <= np.sqrt(2.0) * (side + NARROW_OUT * f.side)
+    if not keep.any():
+        return keep
+    cth, sth = np.cos(f.theta), np.sin(f.theta)
+    to_face = np.array([[cth, -sth], [sth, cth]])
+    uv = rel @ to_face
+    over = np.abs(uv) - side  # past the edges across u, across v (pixels)
+    past_u = (over[:, 0] > 0) & (over[:, 1] < 0)
+    past_v = (over[:, 1] > 0) & (over[:, 0] < 0)
+    past = np.where(past_u, over[:, 0], np.where(past_v, over[:, 1], -1.0))
+    keep &= (past > 0) & (past <= NARROW_OUT * f.side)
+    # Only past an edge turned away from the camera, where a flat die shows no side face at all: past the others
+    # a flat die's own side face shows a few pixels wide, its pips such ovals (the simulated camera 18 degrees off
+    # vertical, plain white throws: 31 of 200 refused when every edge was asked). `towards`: how wide a flat
+    # die's side face past the edge shows (pixels; negative, turned away); within EDGE_ON of 0 it is seen edge
+    # on, a dark line along the edge.
+    towards = np.where(past_u, np.sign(uv[:, 0]) * (dv[0] * cth + dv[1] * sth),
+                       np.sign(uv[:, 1]) * (dv[1] * cth - dv[0] * sth))
+    keep &= towards < -EDGE_ON
+    # The edge runs along v past a u edge (theta + 90 degrees), along u past a v edge; detect's axis k is k * 45.
+    edge = np.where(past_u, f.theta + 0.5 * np.pi, f.theta)
+    turn = (spots.axis * (0.25 * np.pi) - edge) % np.pi
+    keep &= np.minimum(turn, np.pi - turn) <= ALONG
+    swept = (rel[:, None, :] - _SWEEP[None, :, None] * dv[None, None, :]) @ to_face
+    out = np.hypot(np.maximum(np.abs(swept[..., 0]) - side, 0.0),
+                   np.maximum(np.abs(swept[..., 1]) - side, 0.0)).min(axis=1)
+    keep &= out > 0
+    for o in faces:
+        if o is f or o.value is None or not keep.any():
+            continue
+        keep &= _from_segment(spots.xy - np.array(o.centre), np.array(down(o.centre))) > 1.22 * 0.5 * o.side
+    return np.asarray(keep, bool)
+
+
+# How much more tinted (max-min channel spread, grey levels) than the face's own pips a narrow side face's dark
+# pip may be: the same dark print, shaded. A sliver of the board's coloured print cut off by the die's edge is a
+# spot as strong and as long (the simulated board's red lettering beside a flat white die: 3 of 200 plain
+# throws at 18 degrees refused without this).
+NARROW_TINT = 30.0
+
+
+def _tinted(bgr: U8, xy: F64, pips: F64) -> NDArray[np.bool_]:
+    """Which of the dark spots at `xy` are more tinted than the face's pips at `pips` by NARROW_TINT."""
+    h, w = bgr.shape[:2]
+
+    def spread(pts: F64) -> F64:
+        x = np.clip(np.rint(pts[:, 0]), 0, w - 1).astype(np.intp)
+        y = np.clip(np.rint(pts[:, 1]), 0, h - 1).astype(np.intp)
+        px = bgr[y, x].astype(np.float64)
+        return np.asarray(px.max(axis=1) - px.min(axis=1), np.float64)
+
+    return np.asarray(spread(xy) > float(np.median(spread(pips))) + NARROW_TINT, bool)
 
 
 def _from_segment(rel: F64, dv: F64) -> F64:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import vision.darkpips
 import vision.oblique
 from calibration.fit import from_corners
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
@@ -170,12 +171,16 @@ def test_an_unread_blob_on_a_side_face_stays_where_the_count_is_short() -> None:
 
 
 @pytest.mark.parametrize(("tilt", "seed", "look"), [(35.0, 252, "white"), (35.0, 345, "white"), (45.0, 63, "red")])
-def test_read_from_above_the_table_before_refuses_a_die_leaning_on_the_hotel(tilt: float, seed: int,
+def test_read_from_above_the_table_before_refuses_a_die_leaning_on_the_hotel(monkeypatch: pytest.MonkeyPatch,
+                                                                             tilt: float, seed: int,
                                                                              look: str) -> None:
     """M.DICE.2: a die leaning on the hotel, its top face's pips read as a plain face, is `ok` read from above
     without the table before; given it (as the roll watcher reads), the table before is rectified with the frame
     and the die is refused (vision/sidepips.py): the white dice by their side face's pips, new since then, the red
-    die where the side face a flat die shows the camera is the table as it was."""
+    die where the side face a flat die shows the camera is the table as it was. (The white die of seed 252 also
+    opens a narrow side face, which refuses it without the table before: that check is left out here,
+    tests/vision/test_narrow_side.py.)"""
+    monkeypatch.setattr(vision.darkpips, "NARROW_ELONG", 1.0)
     body, pip = DICE_LOOKS[look]
     cam = SimulatedCamera(seed=seed, script=["cocked"], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
     frames = list(cam)
