@@ -176,7 +176,7 @@ def _narrow_side(f: LightFace, spots: Candidates, weak: float, dv: F64, faces: l
                  down: Down) -> NDArray[np.bool_]:
     """Which of `spots` may be a pip of a narrow side face beside the face `f`, where a flat die shows none.
 
-    A die leaning a little (15-23 degrees: on a hotel, seen from the side and read from above) opens a side
+    A die leaning a little (15-30 degrees: on a hotel, seen from the side and read from above) opens a side
     face too narrow for the lean check's pips: its pip centre lies a few pixels past the top face's edge,
     within the face fit's error of SIDE_SLACK (the simulated camera at 35 degrees: a 2 leaning on the hotel,
     its 1 side open 0.15 of a side past the edge). What tells it is its shape: squeezed across the edge, long
@@ -223,8 +223,8 @@ def _narrow_side(f: LightFace, spots: Candidates, weak: float, dv: F64, faces: l
 
 # How much more tinted (max-min channel spread, grey levels) than the face's own pips a narrow side face's dark
 # pip may be: the same dark print, shaded. A sliver of the board's coloured print cut off by the die's edge is a
-# spot as strong and as long (the simulated board's red lettering beside a flat white die: 3 of 200 plain
-# throws at 18 degrees refused without this).
+# spot as strong and as long (the simulated board's red lettering and the hotel beside a flat white die: 2 of 200
+# plain throws at 18 degrees refused without this, when the check was asked there).
 NARROW_TINT = 30.0
 
 
