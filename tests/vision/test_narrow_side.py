@@ -3,11 +3,15 @@ it (vision/lean.py `_narrow_side`; M.DICE.2: a cocked die means both dice are th
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 import vision.darkpips
+import vision.reader
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
+from tests.vision.simthrows import read_at_the_pi_units_view
 from vision import Verdict, read_dice
 from vision.change import changes
 from vision.lean import _narrow_side
@@ -77,3 +81,20 @@ def test_read_from_above_a_die_leaning_a_little_on_the_hotel_is_refused(monkeypa
     assert r.verdict is Verdict.UNREADABLE and "cocked: a side face shows" in r.reason, r.reason
     monkeypatch.setattr(vision.darkpips, "NARROW_ELONG", 1.0)
     assert read_dice(after, calibration=cam.calibration(), changed=changed, before=before).verdict is Verdict.OK
+
+
+def test_near_overhead_the_narrow_check_is_not_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Pi unit's view (near overhead, read as taken): a plain white throw whose flat 4 lies against the board's
+    black line is read. Asked there, the narrow check took the line's piece along the die's edge for a side face's
+    pip (the grey pass does not ask the table before about its spots), and refused it: so only views read from
+    above ask it (vision/reader.py)."""
+    r, truth = read_at_the_pi_units_view(20)
+    assert r.verdict is Verdict.OK and sorted(r.values) == sorted(truth.values), r.reason
+    plain = vision.reader.light_pass
+
+    def asked(*a: Any, **k: Any) -> Any:
+        return plain(*a, **{**k, "narrow": True})
+
+    monkeypatch.setattr(vision.reader, "light_pass", asked)
+    r, _ = read_at_the_pi_units_view(20)
+    assert r.verdict is Verdict.UNREADABLE and "cocked: a side face shows" in r.reason, r.reason
