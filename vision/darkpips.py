@@ -201,8 +201,7 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     faces = _resolve(faces)
     if down is not None:
         old = None if before is None else SpotsBefore(before, odd(KERNEL_PER_DIAM * pip_d))
-        faces = [lean_check(f, c, oval, faces, down, colour, old, narrow_spots if narrow else None, bgr)
-                 for f in faces]
+        faces = [lean_check(f, c, oval, faces, down, colour, old, narrow_spots, bgr) for f in faces]
     return LightPass(tuple(faces), c, merged, oval, (floor, edge))
 
 

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from vision.change import THRESHOLD
 from vision.lightface import SIDE_PER_G, Down, LightFace, clear_points
-from vision.pips import Candidates
+from vision.pips import Candidates, sample
 from vision.reading import Die
 from vision.rim import CLEAR
 from vision.silhouette import Silhouette, known_before, of_colour
@@ -124,9 +124,7 @@ def lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFa
         beyond = np.hypot(np.maximum(uv[:, 0] - side, 0.0), np.maximum(uv[:, 1] - side, 0.0))
         # ... and past the footprint of a flat die there: its top face swept towards its bottom (`down`),
         # which is all of a flat die the camera can see.
-        swept = (rel[:, None, :] - _SWEEP[None, :, None] * dv[None, None, :]) @ to_face
-        out = np.hypot(np.maximum(np.abs(swept[..., 0]) - side, 0.0),
-                       np.maximum(np.abs(swept[..., 1]) - side, 0.0)).min(axis=1)
+        out = _past_footprint(rel, dv, to_face, side)
         near = (beyond > 0) & (beyond <= LEAN_REACH * f.g - side)
         odd &= near & (out > SIDE_SLACK * f.g)
     if not odd.any():
@@ -154,11 +152,27 @@ def _behind(f: LightFace, spots: F64, faces: list[LightFace], down: Down, away: 
     ring = 1.22 * 0.5 * f.side
     dist = np.hypot(rel[:, 0], rel[:, 1])
     back = (rel @ away < 0) & (dist > ring) & (dist <= LEAN_BEHIND * f.g)
+    return bool(_off_other_faces(f, spots, back, faces, down).any())
+
+
+def _off_other_faces(f: LightFace, xy: F64, keep: NDArray[np.bool_], faces: list[LightFace],
+                     down: Down) -> NDArray[np.bool_]:
+    """`keep`, less the points `xy` within another read face's footprint (its rim's circle swept along `down`):
+    that die's own top or side face."""
+    keep = np.asarray(keep, bool).copy()
     for o in faces:
-        if o is f or o.value is None or not back.any():
+        if o is f or o.value is None or not keep.any():
             continue
-        back &= _from_segment(spots - np.array(o.centre), np.array(down(o.centre))) > 1.22 * 0.5 * o.side
-    return bool(back.any())
+        keep &= _from_segment(xy - np.array(o.centre), np.array(down(o.centre))) > 1.22 * 0.5 * o.side
+    return keep
+
+
+def _past_footprint(rel: F64, dv: F64, to_face: F64, side: float) -> F64:
+    """How far (pixels) each point `rel` (from a face's centre) lies past a flat die's footprint there: its top
+    face (half side `side`, axes `to_face`) swept towards its bottom (`dv`), all of a flat die the camera sees."""
+    swept = (rel[:, None, :] - _SWEEP[None, :, None] * dv[None, None, :]) @ to_face
+    return np.asarray(np.hypot(np.maximum(np.abs(swept[..., 0]) - side, 0.0),
+                               np.maximum(np.abs(swept[..., 1]) - side, 0.0)).min(axis=1), np.float64)
 
 
 # How far past the top face's edge (sides) a narrow side face's pip may lie: its centre is half the face's width
@@ -210,15 +224,8 @@ def _narrow_side(f: LightFace, spots: Candidates, weak: float, dv: F64, faces: l
     edge = np.where(past_u, f.theta + 0.5 * np.pi, f.theta)
     turn = (spots.axis * (0.25 * np.pi) - edge) % np.pi
     keep &= np.minimum(turn, np.pi - turn) <= ALONG
-    swept = (rel[:, None, :] - _SWEEP[None, :, None] * dv[None, None, :]) @ to_face
-    out = np.hypot(np.maximum(np.abs(swept[..., 0]) - side, 0.0),
-                   np.maximum(np.abs(swept[..., 1]) - side, 0.0)).min(axis=1)
-    keep &= out > 0
-    for o in faces:
-        if o is f or o.value is None or not keep.any():
-            continue
-        keep &= _from_segment(spots.xy - np.array(o.centre), np.array(down(o.centre))) > 1.22 * 0.5 * o.side
-    return np.asarray(keep, bool)
+    keep &= _past_footprint(rel, dv, to_face, side) > 0
+    return _off_other_faces(f, spots.xy, keep, faces, down)
 
 
 # How much more tinted (max-min channel spread, grey levels) than the face's own pips a narrow side face's dark
@@ -230,12 +237,8 @@ NARROW_TINT = 30.0
 
 def _tinted(bgr: U8, xy: F64, pips: F64) -> NDArray[np.bool_]:
     """Which of the dark spots at `xy` are more tinted than the face's pips at `pips` by NARROW_TINT."""
-    h, w = bgr.shape[:2]
-
     def spread(pts: F64) -> F64:
-        x = np.clip(np.rint(pts[:, 0]), 0, w - 1).astype(np.intp)
-        y = np.clip(np.rint(pts[:, 1]), 0, h - 1).astype(np.intp)
-        px = bgr[y, x].astype(np.float64)
+        px = sample(bgr, pts)  # (N, 3): nearest pixels, clipped to the frame
         return np.asarray(px.max(axis=1) - px.min(axis=1), np.float64)
 
     return np.asarray(spread(xy) > float(np.median(spread(pips))) + NARROW_TINT, bool)
