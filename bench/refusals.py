@@ -61,6 +61,9 @@ ours calibrated with the table before: one leaning, wrong `ok`s white 22, red 35
 degrees: 20 / 22 / 20 of 80; 25: 2 / 9 / 6; 35: 0 / 4 / 3); without the table before 31 / 36 / 31; uncalibrated
 0 / 4 / 5 (it reads almost nothing there: flat pairs 0 of 80 white); the peer 71 / 56 / 82. Read right with the
 table before: two flat 61 / 47 / 46 of 80, touching 41 / 33 / 23. The weak side: docs/vision.md, "Known limits".
+The same options after a 4's or 5's grid read from above was held to MAX_SKEW_ABOVE (vision/darkpips.py), with the
+table before: white 18, red 24, black 21 of 240 (leaning 15 degrees: 16 / 14 / 13 of 80; 25: 2 / 6 / 5; 35: 0 / 4 /
+3); without it 25 / 26 / 23; two flat and touching read right as before.
 """
 
 from __future__ import annotations

@@ -54,6 +54,16 @@ G_TOL = (0.8, 1.25)  # face pitch around the calibrated pitch
 MAX_SKEW = 1.25  # singular-value ratio of the pip grid: beyond it the face is seen at a slant (cocked)
 # A 6's squeezed rows make its grid anisotropic on a flat die too (rows 0.6-0.75 of the column pitch).
 MAX_SKEW_6 = 1.6
+# Read from above (vision/oblique.py: the board's homography undone, a flat die's top face a square again), a 4's
+# or a 5's grid (square on every die) measured on its pips placed to a fraction of a pixel (_refined) beyond
+# this is a face at a slant. Its top face lies above the board, and a plane level with the board comes out of the
+# rectification scaled, not skewed; a die leaning by t seen from e off vertical skews it by about
+# 1 + tan t tan e (15 degrees seen from 35: 1.19). The simulated camera at 35 and 45 degrees: flat 4s and 5s
+# measured at most 1.114 (927 faces, p99 1.09), 4s and 5s leaning 15-25 degrees and accepted 1.104-1.27 (27);
+# the limit leaves a real camera's lens and calibration some 3% more than the renders' spread
+# (docs/vision.md, "A leaning 4 or 5 read from above").
+MAX_SKEW_ABOVE = 1.15
+SQUARE_GRIDS = (4, 5)
 # How many times the frame's pixel noise (vision/scene.py) a rim's edge must also be, beside vision/rim.py's
 # MIN_EDGE: on a sensor's noise alone, edges of 10 grey levels crossed 12 of 16 rays round a speck on a plain
 # sheet often enough to make it a 1 (the Byler photos with noise of 4 grey levels added: 68 such 1s).
@@ -160,7 +170,7 @@ class LightPass:
 def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
                down: Down | None = None, ones: bool = True, level: Level | None = None,
                pip_d: float | None = None, colour: U8 | None = None, before: U8 | None = None,
-               floors: tuple[float, float] | None = None, narrow: bool = False) -> LightPass:
+               floors: tuple[float, float] | None = None, narrow: bool = False, above: bool = False) -> LightPass:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any;
     else `pip_d`, a pip's diameter in pixels (the reader's, vision/reader.py), else one from the frame's
     size (frame_pip_d).
@@ -178,7 +188,8 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     `floors`: the image's noise_floors where they are known already (the inverted grey pass takes the grey
     pass's: the noise estimate is blind to the image's sign). `narrow` (with `down`): the lean check also looks
     for a narrow side face's oval pips (vision/lean.py `_narrow_side`), as the reader asks where it reads a frame
-    from above (vision/oblique.py).
+    from above (vision/oblique.py). `above` (calibrated): the frame is read from above, where a 4's or a 5's grid
+    is held to MAX_SKEW_ABOVE.
     """
     pip_d = PIP_D_PER_G * g_known if g_known else pip_d or frame_pip_d(gray.shape[1], gray.shape[0])
     floor, edge = floors or noise_floors(gray)
@@ -189,7 +200,7 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     c, oval, resp, narrow_spots = _all_spots(gray, pip_d, True, floor, valleys=g_known is None,
                                               narrow=narrow and down is not None)
     merged = _merged(c, oval)
-    faces = _proposals(gray, c, resp, g_known, merged, level, edge)
+    faces = _proposals(gray, c, resp, g_known, merged, level, edge, above=above and g_known is not None)
     # Lone pips (1s) take the frame's pitch: calibrated, or the one of the faces already read, else (0)
     # each spot's own (see _ones).
     g_frame = float(np.median([f.g for f in faces])) if g_known is None and faces else g_known or 0.0
@@ -291,7 +302,7 @@ def _merged(c: Candidates, oval: Candidates) -> Candidates:
 
 def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
                merged: Candidates | None = None, level: Level | None = None,
-               edge: float = MIN_EDGE) -> list[LightFace]:
+               edge: float = MIN_EDGE, above: bool = False) -> list[LightFace]:
     """Faces proposed by diagonal pairs of round spots. `merged` spots (see _merged) may fill a cell of
     a proposal's grid but neither propose a face nor spoil one: elongated marks are also letters and
     edges, which a face's other tests (empty cells, the lattice, the rim) still catch."""
@@ -357,7 +368,7 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
         if key in seen:
             continue
         seen.add(key)
-        face = _check(gray, c, resp, members, g_known, level, edge, xy[members] if g_known else None)
+        face = _check(gray, c, resp, members, g_known, level, edge, xy[members] if g_known else None, above)
         if face is not None:
             out.append(face)
     return out
@@ -420,8 +431,10 @@ _NEIGHBOURS = np.array([0, 1, -1, 1j, -1j])
 
 
 def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_known: float | None,
-           level: Level | None = None, edge: float = MIN_EDGE, placed_xy: F64 | None = None) -> LightFace | None:
-    """`placed_xy`: the members' spots placed to a fraction of a pixel (_refined), where the caller has them."""
+           level: Level | None = None, edge: float = MIN_EDGE, placed_xy: F64 | None = None,
+           above: bool = False) -> LightFace | None:
+    """`placed_xy`: the members' spots placed to a fraction of a pixel (_refined), where the caller has them.
+    `above`: the frame is read from above (light_pass)."""
     pts = c.xy[members]
     fit = fit_layout(pts, with_skew=False)
     if fit.value is None or fit.value != len(members):
@@ -476,6 +489,10 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
         at = fit_layout(placed, with_skew=False)
         if at.value != fit.value:
             placed, at = pts, fit
+    if above and not slanted and fit.value in SQUARE_GRIDS and placed is not pts:
+        # (The pips placed to the pixel would not do: flat 4s and 5s measured up to 1.178 so, and as little as 1.08
+        # leaning.)
+        slanted = skew_of(at, placed, lv) > MAX_SKEW_ABOVE
     extent = face_extent(gray, at.centre, at.grid, at.theta, weakest, edge=edge, pips=None if slanted else placed)
     if extent is None:
         return None

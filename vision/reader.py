@@ -447,7 +447,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         # overhead, where the table before is not asked of the grey pass's spots, the board's lines along a flat
         # die's edge measured so: the Pi unit's view, white plain throws seeds 1-95, 93 -> 91 read.)
         grey = LightPass((), NO_SPOTS) if light_pips else light_pass(gray, g_known, sub, down, level=level,
-                                                                       pip_d=pip_d, narrow=camera is not None)
+                                                                       pip_d=pip_d, narrow=camera is not None,
+                                                                       above=camera is not None)
         was = None if before is None or cam is None else before if changed is None else before[y0:y1, x0:x1]
         parts.append(_Part(win, sub, gray, grey, [f for f in grey.faces if win.holds(f.centre)], down, level, was))
     # 1s marked by one large pip (Japanese dice: vision/darkpips.py, BIG_ONE_R), where the grey pass did not
@@ -475,7 +476,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                 known = p.grey.floors if channel is None and not light_pips else None
                 more = light_pass(np.ascontiguousarray(255 - plane), g_known, None, p.down, ones=light_ones,
                                   level=p.level, pip_d=pip_d, colour=p.bgr, before=p.plane_before(channel),
-                                  floors=known, narrow=camera is not None).faces
+                                  floors=known, narrow=camera is not None, above=camera is not None).faces
                 p.faces += [f for f in more if p.win.holds(f.centre) and all(
                     np.hypot(f.centre[0] - o.centre[0], f.centre[1] - o.centre[1]) >= 0.8 * max(f.side, o.side)
                     for o in p.faces)]
