@@ -490,8 +490,8 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
         if at.value != fit.value:
             placed, at = pts, fit
     if above and not slanted and fit.value in SQUARE_GRIDS and placed is not pts:
-        # (The pips placed to the pixel would not do: flat 4s and 5s measured up to 1.178 so, and as little as 1.08
-        # leaning.)
+        # (Measured on the pips as found, to the pixel, the two overlap: flat 4s and 5s up to 1.178, leaning ones from
+        # 1.08.)
         slanted = skew_of(at, placed, lv) > MAX_SKEW_ABOVE
     extent = face_extent(gray, at.centre, at.grid, at.theta, weakest, edge=edge, pips=None if slanted else placed)
     if extent is None:

@@ -4,6 +4,7 @@ are thrown again)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -11,7 +12,11 @@ import vision.darkpips
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.simthrows import sim_table
 from vision import Verdict, read_dice
+from vision.darkpips import light_pass
 from vision.layout import fit_layout, skew_of
+from vision.lightface import SIDE_PER_G
+
+G = 10.0  # the calibrated pitch of the drawn faces, pixels
 
 
 def _steep(look: str, seed: int, lean: float) -> tuple[Verdict, str, list[int | None], list[int]]:
@@ -35,6 +40,37 @@ def test_a_square_grid_sheared_or_stretched_measures_its_skew() -> None:
     assert skew_of(fit_layout(stretched, with_skew=False), stretched) == pytest.approx(1.2, abs=1e-6)
     sheared = (square - 100.0) @ np.array([[1.0, 0.0], [0.2, 1.0]]) + 100.0
     assert 1.2 < skew_of(fit_layout(sheared, with_skew=False), sheared) < 1.23
+
+
+def _sheared_four(shear: float) -> np.ndarray:
+    """A white 4 drawn on a grey table, its face and pips sheared by `shear` (a top face not level, read from
+    above), blurred a little as a lens does."""
+    img = np.full((200, 200), 120, np.uint8)
+    a = np.array([[1.0, shear], [0.0, 1.0]])
+    half = 0.5 * SIDE_PER_G * G
+    face = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ a.T + 100.0
+    cv2.fillConvexPoly(img, np.round(face * 16).astype(np.int32), 235, lineType=cv2.LINE_AA, shift=4)
+    for u, v in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
+        x, y = np.array([u * G, v * G]) @ a.T + 100.0
+        cv2.circle(img, (round(x * 16), round(y * 16)), round(0.33 * G * 16), 30, -1, cv2.LINE_AA, shift=4)
+    return np.asarray(cv2.GaussianBlur(img, (3, 3), 0.8), np.uint8)
+
+
+@pytest.mark.parametrize(("shear", "as_taken", "from_above"), [
+    (0.0, 4, 4),  # square: a flat face either way
+    (0.1, 4, 4),  # within what flat faces read from above measure
+    (0.2, 4, None),  # past MAX_SKEW_ABOVE on the placed pips, within MAX_SKEW
+    (0.25, None, None),  # past MAX_SKEW: at a slant either way
+])
+def test_a_skewed_4_is_refused_only_read_from_above(shear: float, as_taken: int | None,
+                                                    from_above: int | None) -> None:
+    """The pip pass's own rule, on a drawn face: `above` holds a 4's grid to MAX_SKEW_ABOVE."""
+    img = _sheared_four(shear)
+    (taken,) = light_pass(img, G).faces
+    (above,) = light_pass(img, G, above=True).faces
+    assert (taken.value, above.value) == (as_taken, from_above)
+    if from_above is None:
+        assert above.reason == "cocked: the top face is seen at a slant"
 
 
 @pytest.mark.slow
