@@ -79,7 +79,7 @@ def test_read_from_above_a_4_or_5_leaning_15_degrees_is_refused(monkeypatch: pyt
                                                                  seed: int) -> None:
     """A die leaning 15 degrees about a level axis, seen 35 degrees off vertical: its top face turns towards the
     camera, no side face of it shows past where a flat die's does, and its value up was read and accepted (white
-    seed 45 a 4, seed 22 a 5; red seed 30 a 5). Its grid measures 1.24-1.25 on the placed pips. With the limit
+    seed 45 a 4, seed 22 a 5; red seed 30 a 5). Its grid measures 1.235-1.248 on the placed pips. With the limit
     raised to the pixel-placed one (MAX_SKEW), the same read is `ok` again."""
     verdict, reason, _, _ = _steep(look, seed, 15.0)
     assert verdict is Verdict.UNREADABLE and "cocked: the top face is seen at a slant" in reason, reason
