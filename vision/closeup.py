@@ -14,6 +14,7 @@ Pure: values in, values out; the reading at a die size is the reader's (vision/r
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,6 +30,10 @@ ReadAt = Callable[[float], DiceReading]  # the frame read as holding dice of thi
 # make one blob, no die's shape): apart by more than a measure's tolerance (bodies.NEAR_GUESS), from the
 # largest the usual read takes (SHRINK_ABOVE) to CLOSE_UP_SHARE of the frame's short side.
 LADDER = (1.6, 2.5, 4.0, 6.4)
+# A read at a die size that gives a value to a die far larger than that (more than FRAMED times) was read at the
+# wrong size (`_framed`): the dice net's crops are cut for dice of the size read at, so they showed that die's
+# middle only, and its pip readers worked at the wrong pip size.
+FRAMED = 2.0
 
 
 def reread(frame: U8, reading: DiceReading, die: float | None, read_at: ReadAt) -> DiceReading:
@@ -69,18 +74,35 @@ def close_up(frame: U8, die: float | None, read_at: ReadAt) -> DiceReading | Non
     big = close_up_die(frame)
     if big is not None and big > SHRINK_ABOVE and all(far_from(big, t) for t in tried):
         reading = read_at(big)
-        if any(d.value is not None for d in reading.dice):
+        if any(d.value is not None for d in reading.dice) and _framed(reading, big):
             return reading
         tried.append(big)
+    best: DiceReading | None = None
+    best_at = 0.0
     for k in LADDER:
         size = k * READ_DIE
         if size > CLOSE_UP_SHARE * min(w, h):
             break
         if all(far_from(size, t) for t in tried):
             reading = read_at(size)
-            if reading.verdict is Verdict.OK:
-                return reading
-    return None
+            if reading.verdict is Verdict.OK and _framed(reading, size) and (
+                    best is None or _explains(reading, best, best_at)):
+                best, best_at = reading, size
+    return best
+
+
+def _explains(larger: DiceReading, smaller: DiceReading, smaller_at: float) -> bool:
+    """Whether every die `smaller` (a read at the die size `smaller_at`) gives a value is a part of a die `larger`
+    reads far larger (_part_of): pips read as 1s, or pairs of a die's pips as 2s, at a size below their die's. A
+    die placed there by the net alone (no size of its own) was read as a die of `smaller_at`."""
+    return all(_part_of(replace(d, size=d.size or smaller_at), larger) for d in smaller.dice if d.value is not None)
+
+
+def _framed(reading: DiceReading, size: float) -> bool:
+    """Whether every die `reading` gives a value is within FRAMED of `size`, the die size it was read at. (Byler
+    IMG_20191209_100701 cropped so that its white 2 is 0.35 of the crop's width: read at 58 px, the 2's body of 154
+    px took a value of 1 from one pip-like mark and the net's 0.60 for its middle, `ok`; read at 90 px, a 2 at 0.96.)"""
+    return all(d.value is None or d.size <= FRAMED * size for d in reading.dice)
 
 
 def _part_of(die: Die, reading: DiceReading) -> bool:
