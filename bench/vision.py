@@ -130,7 +130,10 @@ sharp close-up): the die read right, wrong, or not read, ours held out and any n
 2026-11-27, against the commit before (vision/closeup.py: a close-up read again at its dice's size): ours 177 /
 8 / 65 -> 204 / 3 / 43 at a quarter, 65 / 12 / 173 -> 187 / 6 / 57 at a third, 6 / 15 / 229 -> 187 / 3 / 60
 at half, median 27 / 93 / 84 ms; the peer 22 / 36 / 192, 10 / 51 / 189, 16 / 55 / 179 at 22-24 ms, the lean
-peer 46 / 80 / 124, 38 / 72 / 140, 33 / 71 / 146 at 2 ms. docs/vision.md, "Close-ups".
+peer 46 / 80 / 124, 38 / 72 / 140, 33 / 71 / 146 at 2 ms. docs/vision.md, "Close-ups". 2026-11-30, against the
+commit before (vision/closeup.py: every size of the ladder read, a larger one's read taken where the smaller one's
+dice are parts of its dice, none whose die is over twice the size read at): ours 207 / 2 / 41, 184 / 4 / 62,
+183 / 2 / 65 -> 207 / 2 / 41, 185 / 3 / 62, 184 / 1 / 65, median 29.7 / 113.3 / 101.2 -> 32.1 / 119.7 / 105.0 ms.
 
 --looks also reads the photos seen by a phone pitched 35 and 45 degrees towards the table (camera_looks.TILTS;
 read with the view undone, vision/view.py; bench/slant.py compares with the frames read as taken). Rerun
