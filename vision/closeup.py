@@ -53,7 +53,7 @@ def reread(frame: U8, reading: DiceReading, die: float | None, read_at: ReadAt) 
         close = close_up(frame, die, read_at)
         if close is None:
             return reading
-        parts = [_part_of(d, close) for d in reading.dice]
+        parts = [_part_of(d, close) for d in _sized(reading, die)]
         accounted = all(p or _read_again(d, close) for d, p in zip(reading.dice, parts, strict=True)
                         if d.value is not None)
         overrules = any(_overruled(d, close) for d in reading.dice
@@ -96,6 +96,16 @@ def _explains(larger: DiceReading, smaller: DiceReading, smaller_at: float) -> b
     reads far larger (_part_of): pips read as 1s, or pairs of a die's pips as 2s, at a size below their die's. A
     die placed there by the net alone (no size of its own) was read as a die of `smaller_at`."""
     return all(_part_of(replace(d, size=d.size or smaller_at), larger) for d in smaller.dice if d.value is not None)
+
+
+def _sized(reading: DiceReading, die: float | None) -> list[Die]:
+    """`reading`'s dice, each the net placed with no size of its own (a lone pip's spot, a group of spots) taken
+    as a die of the size read at: `die`, where measured, else the median of the dice read with a size. (Rendered
+    red dice of 75 px: the usual read placed a 1 on each of two of a 3's pips, one of them by the net alone; read
+    as a close-up, the 3 and the 1 were read, but a die of no size was never a part of the 3, and the 1-1 stood.)"""
+    sizes = [d.size for d in reading.dice if d.size > 0]
+    at = die or (float(np.median(sizes)) if sizes else 0.0)
+    return [replace(d, size=at) if d.size <= 0 else d for d in reading.dice]
 
 
 def _framed(reading: DiceReading, size: float) -> bool:

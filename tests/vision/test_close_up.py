@@ -154,17 +154,36 @@ def test_a_larger_sizes_read_wins_where_the_smaller_ones_dice_are_parts_of_its_d
     assert closeup.close_up(frame, 27.0, _reads({round(small, 1): ones, round(large, 1): big_ones})) is ones
 
 
+def test_a_die_the_net_placed_counts_as_a_part_of_a_far_larger_die() -> None:
+    # M.DICE.1: rendered red dice of 75 px (a 1 and a 3, 1.24 sides apart across; test below): the usual read gave two
+    # 1s on the 3's pips, one of 23 px and one the net placed (no size); the close-up read the 1 and the 3. A die of
+    # no size was never a part of the 3, so the 1-1 stood, `ok`. It counts as a die of the usual read's size.
+    frame = np.full((480, 640, 3), 200, np.uint8)
+    usual = DiceReading(Verdict.OK, "", (Die(1, (380.0, 224.0), 0.9, size=0.0),
+                                         Die(1, (353.0, 287.0), 0.8, size=23.0)))
+    close = DiceReading(Verdict.OK, "", (Die(1, (275.0, 226.0), 0.9, size=81.0),
+                                         Die(3, (366.0, 252.0), 0.8, size=75.0)))
+    first = _ladder(frame)[0]
+    assert closeup.reread(frame, usual, None, _reads({round(first, 1): close})) is close
+    # Where the dice read with a size are not far smaller than the close-up's, neither is the one placed.
+    alike = DiceReading(Verdict.OK, "", (Die(1, (380.0, 224.0), 0.9, size=0.0),
+                                         Die(1, (353.0, 287.0), 0.8, size=70.0)))
+    assert closeup.reread(frame, alike, None, _reads({round(first, 1): close})) is alike
+
+
 def test_coloured_close_up_dice_nearly_touching_are_never_read_wrong() -> None:
     # Red dice of 110-220 px, their centres 1.24 sides apart, read uncalibrated: before the ladder looked past its
     # first `ok` read, four of these were `ok` and wrong (3-1 as 2-2, 4-6 and 1-6 as 1-1 from the 6's pips, 3-4 as
-    # 1-1 from the 4's); measured 2026-11-30: three read right, the 1-6 refused (a stacked die).
+    # 1-1 from the 4's), and a 1-3 of 75 px as 1-1 (the test above); measured 2026-11-30: four read right, the 1-6
+    # refused (a stacked die).
     read = 0
-    for a, b, size, seed in ((3, 1, 110.0, 5), (4, 6, 160.0, 1), (1, 6, 160.0, 3), (3, 4, 220.0, 5)):
+    throws = ((3, 1, 110.0, 5), (4, 6, 160.0, 1), (1, 6, 160.0, 3), (3, 4, 220.0, 5), (1, 3, 75.0, 6))
+    for a, b, size, seed in throws:
         r = read_dice(_pair(a, b, size, RED, 0.62, seed))
         if r.verdict is Verdict.OK:
             assert sorted(r.values) == sorted([a, b]), (a, b, size, seed, r.values)
             read += 1
-    assert read >= 3
+    assert read >= 4
 
 
 @pytest.mark.photos
