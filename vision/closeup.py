@@ -39,8 +39,10 @@ FRAMED = 2.0
 def reread(frame: U8, reading: DiceReading, die: float | None, read_at: ReadAt) -> DiceReading:
     """`reading` (of `frame`, uncalibrated, the die measured `die` pixels or None), or the frame's read as a
     close-up where that is the better one. Read again where nothing was read but 1s (a light pip on a
-    coloured die reads as a 1), or where no die was measured and the throw was not read whole. The close-up's
-    read wins only where
+    coloured die reads as a 1), or where no die was measured, whether or not the throw was read whole (a
+    rendered yellow 3 and 4 of 108 px: no pip pass read them at the frame's pip size, and the body pass's parts
+    of the 3, two pips each, took 2s from the net's crops of them, `ok` as 2-2). The close-up's read wins only
+    where
     - it accounts for every die the usual read gave a value: as a part of a die it read far larger (a pip
       read as a 1), or as the same value read again there;
     - it overrules no refusal: where the usual read left a die unread (cocked, stacked, blurred), it reads no
@@ -49,7 +51,7 @@ def reread(frame: U8, reading: DiceReading, die: float | None, read_at: ReadAt) 
       as 3 and 1, the leaning die read as a 1); a die left unread for want of pips (UnsureDie) is no refusal;
     - and it shows the usual read wrong (a die was a part of a larger one) or short (it reads more dice)."""
     values = [d.value for d in reading.dice if d.value is not None]
-    if all(v == 1 for v in values) or (die is None and reading.verdict is not Verdict.OK):
+    if all(v == 1 for v in values) or die is None:
         close = close_up(frame, die, read_at)
         if close is None:
             return reading

@@ -171,6 +171,18 @@ def test_a_die_the_net_placed_counts_as_a_part_of_a_far_larger_die() -> None:
     assert closeup.reread(frame, alike, None, _reads({round(first, 1): close})) is alike
 
 
+def test_a_throw_read_whole_with_no_die_measured_is_read_again_as_a_close_up() -> None:
+    # M.DICE.1: yellow dice with black pips of 108 px, apart: no die measured, no pip pass read them at the frame's
+    # pip size, and the body pass cut the 3 into parts of two pips each, which took 2s from the net (crops cut for
+    # the parts' size): `ok` as 2-2, the 4 not read. Where no die was measured the close-up is tried even after a
+    # whole read; its 3 and 4, of which the 2s are parts, win.
+    frame = render([DieSpec(3, (374.4, 200.6), size=108.4, angle=3.3, body=(40, 210, 235), pip=(20, 20, 20)),
+                    DieSpec(4, (242.4, 362.9), size=108.4, angle=35.6, body=(40, 210, 235), pip=(20, 20, 20))],
+                   seed=174)
+    r = read_dice(frame)
+    assert r.verdict is Verdict.OK and sorted(r.values) == [3, 4], r
+
+
 def test_coloured_close_up_dice_nearly_touching_are_never_read_wrong() -> None:
     # Red dice of 110-220 px, their centres 1.24 sides apart, read uncalibrated: before the ladder looked past its
     # first `ok` read, four of these were `ok` and wrong (3-1 as 2-2, 4-6 and 1-6 as 1-1 from the 6's pips, 3-4 as
