@@ -4,8 +4,8 @@ A phone held over a die or two shows dice of a fifth of the frame's short side o
 (vision/scale.py) passes over blobs wider than a quarter of the short side (the table, a sheet) and measures
 what is left: the dice's pips, compact round blobs. Read at that size, or at the pips' guess from the frame's
 size, such a frame gives "no dice found", a pip read as a 1, or a partial read (a coloured 3 of 110 px read as
-a 2). Where an uncalibrated read shows that (nothing read but 1s, or no die measured and the throw not read
-whole), the frame is read again as a close-up (`reread`), and that read wins only where it is the better one
+a 2, a die's pips in pairs read as 2s). Where an uncalibrated read may be that (nothing read but 1s, or no die
+measured), the frame is read again as a close-up (`reread`), and that read wins only where it is the better one
 and overrules no refusal.
 
 Pure: values in, values out; the reading at a die size is the reader's (vision/reader.py `_read_resized`).
@@ -68,9 +68,11 @@ def reread(frame: U8, reading: DiceReading, die: float | None, read_at: ReadAt) 
 
 def close_up(frame: U8, die: float | None, read_at: ReadAt) -> DiceReading | None:
     """The frame read as a close-up. First at the die measured as a close-up's (vision/scale.py
-    close_up_die), taken where it reads a value; else at each size of LADDER in turn, taken only where it
-    reads the throw whole (`ok`). Sizes near `die` (already read at) are not read again. None where neither
-    reads."""
+    close_up_die), taken where it reads a value; else at every size of LADDER, the read taken the first that
+    reads the throw whole (`ok`) with no die far larger than its size (_framed), given way where a larger size's
+    read, whole or not, shows its dice to be parts of far larger ones (_explains): to that read where whole and
+    framed, else to none but a larger size's. Sizes near `die` (already read at) are not read again. None where
+    neither reads."""
     h, w = frame.shape[:2]
     tried = [die] if die else []
     big = close_up_die(frame)
@@ -87,17 +89,21 @@ def close_up(frame: U8, die: float | None, read_at: ReadAt) -> DiceReading | Non
             break
         if all(far_from(size, t) for t in tried):
             reading = read_at(size)
-            if reading.verdict is Verdict.OK and _framed(reading, size) and (
-                    best is None or _explains(reading, best, best_at)):
+            if best is not None and _explains(reading, size, best, best_at):
+                best = None  # (its dice are parts of this size's: a black 6 on a black board read as two 3s)
+            if best is None and reading.verdict is Verdict.OK and _framed(reading, size):
                 best, best_at = reading, size
     return best
 
 
-def _explains(larger: DiceReading, smaller: DiceReading, smaller_at: float) -> bool:
-    """Whether every die `smaller` (a read at the die size `smaller_at`) gives a value is a part of a die `larger`
-    reads far larger (_part_of): pips read as 1s, or pairs of a die's pips as 2s, at a size below their die's. A
-    die placed there by the net alone (no size of its own) was read as a die of `smaller_at`."""
-    return all(_part_of(replace(d, size=d.size or smaller_at), larger) for d in smaller.dice if d.value is not None)
+def _explains(larger: DiceReading, larger_at: float, smaller: DiceReading, smaller_at: float) -> bool:
+    """Whether every die `smaller` (a read at the die size `smaller_at`) gives a value, one at least, is a part of a
+    die `larger` (a read at `larger_at`) reads far larger (_part_of): pips read as 1s, or pairs or rows of a die's
+    pips as 2s and 3s, at a size below their die's. A die placed by the net alone (no size of its own) was read as
+    a die of the size read at."""
+    big = replace(larger, dice=tuple(replace(d, size=d.size or larger_at) for d in larger.dice))
+    valued = [replace(d, size=d.size or smaller_at) for d in smaller.dice if d.value is not None]
+    return bool(valued) and all(_part_of(d, big) for d in valued)
 
 
 def _sized(reading: DiceReading, die: float | None) -> list[Die]:

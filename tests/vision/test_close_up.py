@@ -183,6 +183,26 @@ def test_a_throw_read_whole_with_no_die_measured_is_read_again_as_a_close_up() -
     assert r.verdict is Verdict.OK and sorted(r.values) == [3, 4], r
 
 
+def test_a_larger_sizes_read_that_is_not_whole_still_shows_a_smaller_ones_dice_to_be_parts() -> None:
+    # M.DICE.1: black dice of 99 px on a black board (only their pips show): read at the ladder's first size, the 6's
+    # two rows of pips were two 3s, `ok`; at the next size the 6 alone, "found 1 dice". The 3s are parts of the 6:
+    # the first read is given up, and nothing larger reads the throw whole, so the throw is refused.
+    frame = np.full((480, 640, 3), 28, np.uint8)
+    small, large = _ladder(frame)[:2]
+    threes = DiceReading(Verdict.OK, "", (Die(3, (419.0, 261.0), 0.9, size=40.0),
+                                          Die(3, (438.0, 310.0), 0.8, size=40.0)))
+    six = DiceReading(Verdict.UNREADABLE, "found 1 dice, expected 2", (Die(6, (428.0, 283.0), 0.97, size=0.0),))
+    assert closeup.close_up(frame, 27.3, _reads({round(small, 1): threes, round(large, 1): six})) is None
+    # (A larger size's read of dice not far larger, or elsewhere, leaves the first read standing.)
+    elsewhere = DiceReading(Verdict.UNREADABLE, "found 1 dice, expected 2", (Die(6, (150.0, 100.0), 0.97, size=0.0),))
+    assert closeup.close_up(frame, 27.3, _reads({round(small, 1): threes, round(large, 1): elsewhere})) is threes
+    frame = render([DieSpec(2, (356.2, 141.5), size=99.0, angle=67.2, body=(30, 30, 30), pip=(240, 240, 240)),
+                    DieSpec(6, (428.8, 285.6), size=99.0, angle=68.0, body=(30, 30, 30), pip=(240, 240, 240))],
+                   seed=44, board=(28, 28, 28))
+    r = read_dice(frame)
+    assert r.verdict is not Verdict.OK or sorted(r.values) == [2, 6], r
+
+
 def test_coloured_close_up_dice_nearly_touching_are_never_read_wrong() -> None:
     # Red dice of 110-220 px, their centres 1.24 sides apart, read uncalibrated: before the ladder looked past its
     # first `ok` read, four of these were `ok` and wrong (3-1 as 2-2, 4-6 and 1-6 as 1-1 from the 6's pips, 3-4 as
