@@ -13,7 +13,7 @@ Pure: values in, values out; the reading at a die size is the reader's (vision/r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -55,7 +55,7 @@ def reread(frame: U8, reading: DiceReading, die: float | None, read_at: ReadAt) 
         close = close_up(frame, die, read_at)
         if close is None:
             return reading
-        parts = [_part_of(d, close) for d in _sized(reading, die)]
+        parts = [_part_of(d, close) for d in _sized(reading.dice, _read_at(reading, die))]
         accounted = all(p or _read_again(d, close) for d, p in zip(reading.dice, parts, strict=True)
                         if d.value is not None)
         overrules = any(_overruled(d, close) for d in reading.dice
@@ -99,21 +99,25 @@ def close_up(frame: U8, die: float | None, read_at: ReadAt) -> DiceReading | Non
 def _explains(larger: DiceReading, larger_at: float, smaller: DiceReading, smaller_at: float) -> bool:
     """Whether every die `smaller` (a read at the die size `smaller_at`) gives a value, one at least, is a part of a
     die `larger` (a read at `larger_at`) reads far larger (_part_of): pips read as 1s, or pairs or rows of a die's
-    pips as 2s and 3s, at a size below their die's. A die placed by the net alone (no size of its own) was read as
-    a die of the size read at."""
-    big = replace(larger, dice=tuple(replace(d, size=d.size or larger_at) for d in larger.dice))
-    valued = [replace(d, size=d.size or smaller_at) for d in smaller.dice if d.value is not None]
+    pips as 2s and 3s, at a size below their die's."""
+    big = replace(larger, dice=tuple(_sized(larger.dice, larger_at)))
+    valued = _sized([d for d in smaller.dice if d.value is not None], smaller_at)
     return bool(valued) and all(_part_of(d, big) for d in valued)
 
 
-def _sized(reading: DiceReading, die: float | None) -> list[Die]:
-    """`reading`'s dice, each the net placed with no size of its own (a lone pip's spot, a group of spots) taken
-    as a die of the size read at: `die`, where measured, else the median of the dice read with a size. (Rendered
-    red dice of 75 px: the usual read placed a 1 on each of two of a 3's pips, one of them by the net alone; read
-    as a close-up, the 3 and the 1 were read, but a die of no size was never a part of the 3, and the 1-1 stood.)"""
+def _read_at(reading: DiceReading, die: float | None) -> float:
+    """The die size an uncalibrated `reading` was read at: `die`, where measured, else the median of its dice read
+    with a size (0 where none was)."""
     sizes = [d.size for d in reading.dice if d.size > 0]
-    at = die or (float(np.median(sizes)) if sizes else 0.0)
-    return [replace(d, size=at) if d.size <= 0 else d for d in reading.dice]
+    return die or (float(np.median(sizes)) if sizes else 0.0)
+
+
+def _sized(dice: Sequence[Die], at: float) -> list[Die]:
+    """`dice`, each the net placed with no size of its own (a lone pip's spot, a group of spots) taken as a die of
+    `at`, the size read at. (Rendered red dice of 75 px: the usual read placed a 1 on each of two of a 3's pips, one
+    of them by the net alone; read as a close-up, the 3 and the 1 were read, but a die of no size was never a part
+    of the 3, and the 1-1 stood.)"""
+    return [d if d.size > 0 else replace(d, size=at) for d in dice]
 
 
 def _framed(reading: DiceReading, size: float) -> bool:
