@@ -1,7 +1,7 @@
 """Bench: wrong `ok`s of our reader and the blob-and-cluster peer on scenes where a wrong `ok` is easy.
 
 Usage: .venv/bin/python bench/refusals.py [--covered N] [--sim-seeds S] [--table-seeds T] [--steep-seeds T]
-[--models DIR]
+[--soft-seeds N] [--models DIR]
 
 Accuracy on the Byler photos (bench/vision.py) says how often an accepted die is right; this says how often
 a throw that should be refused, or that is easy to misread, is accepted anyway. Each scene is read, expecting
@@ -25,6 +25,12 @@ throw that must be refused) and right verdicts.
   axis, the camera 0, 8 and 18 degrees off vertical, white, black and red dice, seeds 20 on (FIRST_TABLE_SEED);
   calibrated means the camera's own calibration, with its homography and the dice's look. None may be `ok`;
   beside them, two flat dice on the same tables and two flat dice touching (`sim_touching`), which must be read.
+
+- a soft picture (`--soft-seeds N`, default none; vision/focus.py): the simulated camera's four kinds of throw,
+  white dice, blurred as a lens out of focus would (a Gaussian of 0.75-2 px on dice of 31 px), some also with
+  sensor noise of 6 grey levels or JPEG at quality 60, read as the roll watcher reads them (calibrated, where the
+  table changed, with the table before): per look and kind, right verdicts and wrong `ok`s, ours only, seeds 100 on
+  (seeds 0-99 chose vision/focus.py's MAX_BLUR).
 
 - dice leaning freely, read from above (`--steep-seeds N`, default none): the same tables seen 35 and 45 degrees
   off vertical (read from above, vision/oblique.py), a die leaning 15, 25 or 35 degrees; a line per lean.
@@ -86,6 +92,7 @@ from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.render import DieSpec, cover, render
 from tests.vision.simthrows import sim_table, sim_throw_before, sim_touching
 from vision import Verdict, read_dice
+from vision.change import changes
 from vision.reading import DiceReading
 
 Frame = NDArray[np.uint8]
@@ -210,6 +217,56 @@ def leaning_on_the_table(seeds: int, tilts: tuple[float, ...] = (0.0, 8.0, 18.0)
         touching.show()
 
 
+# Seeds 0-99 chose vision/focus.py's MAX_BLUR: the soft section reads the seeds after them.
+FIRST_SOFT_SEED = 100
+SOFT_LOOKS: dict[str, Callable[[Frame], Frame]] = {
+    "sharp": lambda f: f,
+    "blur 0.75 px": lambda f: _blur(f, 0.75),
+    "blur 1 px": lambda f: _blur(f, 1.0),
+    "blur 1.25 px": lambda f: _blur(f, 1.25),
+    "blur 1.5 px": lambda f: _blur(f, 1.5),
+    "blur 2 px": lambda f: _blur(f, 2.0),
+    "blur 1.5 px, noise 6": lambda f: _noise(_blur(f, 1.5)),
+    "blur 1.5 px, JPEG 60": lambda f: _jpeg(_blur(f, 1.5)),
+}
+
+
+def _blur(f: Frame, sigma: float) -> Frame:
+    return np.asarray(cv2.GaussianBlur(f, (0, 0), sigma), np.uint8)
+
+
+def _noise(f: Frame) -> Frame:
+    rng = np.random.default_rng(int(f[::37, ::41].sum()))  # (the same noise for the same frame on every run)
+    return np.clip(f.astype(np.float32) + rng.normal(0.0, 6.0, f.shape), 0, 255).astype(np.uint8)
+
+
+def _jpeg(f: Frame) -> Frame:
+    ok, buf = cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, 60])
+    assert ok
+    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+
+
+def soft(seeds: int) -> None:
+    print(f"a soft picture: the simulated camera's white dice, read where the table changed with the table before "
+          f"(seeds {FIRST_SOFT_SEED}-{FIRST_SOFT_SEED + seeds - 1}; right verdicts / wrong ok):")
+    kinds = ("ok", "off_board", "cocked", "stacked")
+    throws = {(k, s): sim_throw_before(k, s) for k in kinds for s in range(FIRST_SOFT_SEED, FIRST_SOFT_SEED + seeds)}
+    for name, look in SOFT_LOOKS.items():
+        line = []
+        for k in kinds:
+            right = wrong = 0
+            for s in range(FIRST_SOFT_SEED, FIRST_SOFT_SEED + seeds):
+                after, before, cal, truth = throws[(k, s)]
+                a, b = look(after), look(before)
+                r = read_dice(a, cal, changed=changes(b, a, cal.die_size_px or 0.0), before=b)
+                ok, should = r.verdict is Verdict.OK, truth.verdict is Verdict.OK
+                same = sorted(r.values, key=str) == sorted(truth.values, key=str)
+                right += (ok and same) if should else not ok
+                wrong += ok and (not should or not same)
+            line.append(f"{k} {right} / {wrong}")
+        print(f"  {name}: " + ", ".join(line))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--covered", type=int, default=300)
@@ -219,6 +276,8 @@ def main() -> int:
     ap.add_argument("--steep-seeds", type=int, default=0,
                     help="seeds per view of the same tables seen 35 and 45 degrees off vertical, read from above, "
                          "a die leaning 15, 25 or 35 degrees (from seed 20; 0: none)")
+    ap.add_argument("--soft-seeds", type=int, default=0,
+                    help="seeds per kind of the simulated camera's throws read blurred (from seed 100; 0: none)")
     models.add_option(ap)
     args = ap.parse_args()
     models.apply_option(ap, args)
@@ -230,6 +289,8 @@ def main() -> int:
         leaning_on_the_table(args.table_seeds)
     if args.steep_seeds:
         leaning_on_the_table(args.steep_seeds, (35.0, 45.0), (15.0, 25.0, 35.0), "read from above")
+    if args.soft_seeds:
+        soft(args.soft_seeds)
     return 0
 
 

@@ -27,6 +27,7 @@ from vision.colourpips import read_colour_face
 from vision.darkpips import NO_SPOTS, LightPass, big_ones_pass, light_pass
 from vision.dicenet import NO_DIE, DiceNet, Glance, NetRead
 from vision.faces import Face, motion_smear, outline, read_face
+from vision.focus import MAX_BLUR, frame_blur
 from vision.lean import Silhouettes, refuse_faces_with_more_behind, refuse_open_sides
 from vision.lightface import SIDE_PER_G, Down, Level, LightFace
 from vision.look import DieLook
@@ -339,13 +340,32 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
             if before is not None:
                 was = rect.work(before) if boxes is None or not die else rect.work_within(before, boxes,
                                                                                          (CHANGED_PAD + 1) * die)
-            return rect.restored(_read_frame(rect.work(frame), rect.calibration, expect, net, boxes,
-                                             rect.calibration.die_size_px, camera=rect.camera, before=was))
+            return _in_focus(frame, rect.restored(_read_frame(rect.work(frame), rect.calibration, expect, net, boxes,
+                                                              rect.calibration.die_size_px, camera=rect.camera,
+                                                              before=was)), hint, calibration)
     if calibration is None:
         # A photo taken at a slant: read again with the squash its dice agree on undone (vision/view.py).
         return view.reread(frame, _read_as_taken(frame, None, expect, net, changed),
                            lambda work: _read_as_taken(work, None, expect, net, changed), MIN_CONFIDENCE)
-    return _read_as_taken(frame, calibration, expect, net, changed, before)
+    return _in_focus(frame, _read_as_taken(frame, calibration, expect, net, changed, before), hint, calibration)
+
+
+def _in_focus(frame: U8, reading: DiceReading, die: float | None, calibration: Calibration) -> DiceReading:
+    """`reading`, or where it is `ok` and the picture at its dice is softer than the lean checks were shown to hold
+    at (vision/focus.py), the throw refused (M.DICE.2: whether a die leans cannot be told). Calibrated reads only
+    (uncalibrated, the lean checks that a soft lens defeats are not made), and not for dice calibrated with light
+    pips, whose lean checks go by the die's colour, which blur does not take away (the simulated camera, red and
+    black dice blurred up to 2 px: no wrong `ok`)."""
+    look = DieLook.of(calibration)
+    if die is None or reading.verdict is not Verdict.OK or (look is not None and not look.dark_pips):
+        return reading
+    blur = frame_blur(np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8), reading.dice, die)
+    if blur is None or blur <= MAX_BLUR:
+        return reading
+    why = f"blur {blur:.3f} of a die's side, the checks hold to {MAX_BLUR}"
+    return DiceReading(Verdict.UNREADABLE,
+                       f"the picture is too soft to tell a leaning die ({why}): focus the camera, or bring it nearer",
+                       reading.dice)
 
 
 def _read_as_taken(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,

@@ -530,6 +530,7 @@ REASONS_JA: Final[dict[str, str]] = {
     "cocked": "サイコロが傾いている",
     "stacked": "サイコロが重なっている",
     "motion blur": "動いていてぶれている",
+    "too soft": "ピントが甘く傾きを判定できない（カメラのピントを合わせるか、近づけてください）",  # vision/focus.py
     "partly covered": "一部が隠れている",
     "side face": "側面が見えている",
     "expected": "個数が違う",

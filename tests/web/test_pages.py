@@ -304,6 +304,8 @@ def _gist_ja(reason: str) -> str | None:
      "サイコロが傾いている"),
     ("die 1 unreadable: stacked or overlapping dice", "サイコロが重なっている"),
     ("die 1 unreadable: motion blur", "動いていてぶれている"),
+    ("the picture is too soft to tell a leaning die (blur 0.041 of a die's side, the checks hold to 0.033): focus the "
+     "camera, or bring it nearer", "ピントが甘く傾きを判定できない（カメラのピントを合わせるか、近づけてください）"),
     ("die 2 unreadable: the pips read 4, the net gives it p 0.39: a die partly covered or misread", "一部が隠れている"),
     ("die 1 unreadable: a 2 or 3 on an oblong body: maybe a side face at a slant", "側面が見えている"),
     ("die 1 unreadable: the pips read 5, the net 6", "読み取りが食い違う"),  # not "pips unreadable"

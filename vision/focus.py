@@ -1,0 +1,103 @@
+"""How soft the camera's picture is at the dice read, and whether it is too soft to tell a leaning die.
+
+The lean checks (vision/lean.py, vision/sidepips.py) find a cocked die by its side face's pips: small, foreshortened
+spots beside its top face, asked to be nearly as dark as the top face's pips and as strong to the black-hat. A soft
+lens (a fixed-focus camera too near the table, a webcam's focus hunting) takes more from those narrow spots than from
+the round pips of the top face, and the checks stop seeing them while the top faces still read: on the simulated
+camera, calibrated and read where the table changed, a Gaussian blur of 1.5 px on its 31 px dice made 10 of 100
+throws of a die leaning on a hotel `ok`s (20 of 100 at 2 px), with plain throws still read (99 and 87 of 100). So the
+reader measures the blur at the dice it read, and refuses a throw whose picture is softer than the checks were shown
+to hold at (docs/vision.md, "A soft picture").
+
+The measure is the re-blur ratio (Zhuo and Sim, "Defocus map estimation from a single image", 2011): blurring an
+edge of blur sigma by a known sigma_k lowers its steepest gradient by sigma / sqrt(sigma^2 + sigma_k^2), whatever the
+edge's contrast. It is taken over a die's top face, where the pips' edges are the steepest thing, and reported as a
+share of the die's side, since what the checks look for scales with the die.
+
+Pure: a grey frame and the dice read in, a number out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.reading import Die
+
+U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
+
+# The known blur added to measure the ratio (pixels).
+SIGMA_K = 1.0
+# The patch is first smoothed by this much (pixels; taken off the estimate after) and the ratio taken between the
+# means of its STEEPEST pixels, fewer than half of one pip's edge: a single steepest pixel is the noise's or a JPEG
+# block's as often as the lens's (the simulated camera's dice blurred 1.5 px measured 10% sharper with sensor noise of
+# 6 grey levels, 7% with JPEG at quality 60; so, 3% and 1.5%).
+SMOOTH = 0.7
+STEEPEST = 8
+# A face whose steepest edges climb less than this (grey levels a pixel) shows no pip's edge to measure: a die read
+# from a plain body (0-2 on a rendered one), whose blur reads as anything. A grey pip of half a black one's contrast,
+# blurred 3 px, climbs 8.8.
+MIN_EDGE = 5.0
+# The top face's disc the gradients are taken in, as a share of the die's side: its pips' edges reach 0.36 of a
+# side from the centre on a 6, and the face's own edge begins at 0.5 (the rim, whose contrast with a side face or
+# the board is not the lens's doing).
+FACE_DISC = 0.42
+# The most blur, as a share of the die's side (the frame's median over the dice read), at which the lean checks of
+# white dice were shown to hold, less the measure's own spread. On the simulated camera's throws (read calibrated
+# where the table changed, with the table before; a cocked throw is a die leaning on a hotel), blurred 0-2.5 px, some
+# also with sensor noise of 6 grey levels or JPEG at quality 60, the least blur of a throw accepted wrongly was
+# 0.0345 at 640x480 (dice of 31 px; seeds 0-99), 0.0346 at 960x720 (dice of 47 px; seeds 0-39) and 0.0385 at the Pi
+# unit's view (1280x960, dice of 26 px read enlarged; seeds 0-39). One frame's measure lies within 5% of the median
+# of frames blurred alike (5th percentile 0.95 of the median, or more), so the limit is 0.0345 less 5%. Sharp renders
+# measure 0.015-0.023 (960x720, 640x480, the Pi's view).
+MAX_BLUR = 0.033
+
+
+def _gradient(grey: F32) -> F32:
+    """Grey levels a pixel (Sobel's 3x3 weighs a unit slope 8)."""
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    return np.asarray(cv2.magnitude(gx, gy), np.float32)
+
+
+def die_blur(grey: U8, die: Die) -> float | None:
+    """The blur (a Gaussian's sigma, pixels) at `die`'s top face by the re-blur ratio of its steepest edges; None
+    where the die has no size, lies too near the frame's edge to measure, or its face shows no edge (MIN_EDGE)."""
+    if die.size <= 0:
+        return None
+    cx, cy = die.center
+    r = FACE_DISC * die.size
+    m = math.ceil(r + 4 * (SIGMA_K + SMOOTH)) + 2  # (room for the blurs' reach)
+    x0, y0 = round(cx) - m, round(cy) - m
+    h, w = grey.shape[:2]
+    if x0 < 0 or y0 < 0 or x0 + 2 * m + 1 > w or y0 + 2 * m + 1 > h:
+        return None
+    patch = np.asarray(cv2.GaussianBlur(grey[y0:y0 + 2 * m + 1, x0:x0 + 2 * m + 1].astype(np.float32), (0, 0), SMOOTH),
+                       np.float32)
+    yy, xx = np.mgrid[0:2 * m + 1, 0:2 * m + 1]
+    disc = np.hypot(xx + x0 - cx, yy + y0 - cy) <= r
+    if disc.sum() < STEEPEST:
+        return None
+    steep = _steepest(_gradient(patch)[disc])
+    if steep < MIN_EDGE:
+        return None
+    ratio = min(_steepest(_gradient(np.asarray(cv2.GaussianBlur(patch, (0, 0), SIGMA_K), np.float32))[disc]) / steep,
+                0.999)
+    sigma = SIGMA_K * ratio / math.sqrt(1.0 - ratio * ratio)
+    return math.sqrt(max(sigma * sigma - SMOOTH * SMOOTH, 0.0))
+
+
+def _steepest(g: F32) -> float:
+    return float(np.partition(g, len(g) - STEEPEST)[-STEEPEST:].mean())
+
+
+def frame_blur(grey: U8, dice: Sequence[Die], die: float) -> float | None:
+    """The median blur over the dice read with a value, as a share of the die's side (`die`, pixels); None where no
+    die could be measured."""
+    shares = [b / die for d in dice if d.value is not None and (b := die_blur(grey, d)) is not None]
+    return float(np.median(shares)) if shares and die > 0 else None
