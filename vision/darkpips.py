@@ -84,11 +84,12 @@ def spots(gray: U8, pip_d: float) -> tuple[Candidates, U8]:
     return c, resp
 
 
-def _all_spots(gray: U8, pip_d: float, ovals: bool, floor: float = MIN_SPOT,
-               valleys: bool = False, narrow: bool = False) -> tuple[Candidates, Candidates, U8, Candidates]:
+def _all_spots(gray: U8, pip_d: float, ovals: bool, floor: float = MIN_SPOT, valleys: bool = False,
+               narrow: bool = False, plateaus: bool = True) -> tuple[Candidates, Candidates, U8, Candidates]:
     """(round spots, all spots up to SIDE_ELONG, response, the spots not round up to NARROW_ELONG long): side
     faces seen obliquely have oval pips. `valleys`: long spots measured again to the valleys before their
-    neighbours (pips.detect). `narrow`: the longer spots too (else none)."""
+    neighbours (pips.detect). `narrow`: the longer spots too (else none). `plateaus`: a flat-bottomed pip's maxima
+    merged over its whole plateau (_one_per_spot with the response)."""
     k = odd(KERNEL_PER_DIAM * pip_d)
     resp = black_hat(gray, k)
     c = detect(resp, floor, k // 2 + 1, True, valleys)
@@ -97,22 +98,34 @@ def _all_spots(gray: U8, pip_d: float, ovals: bool, floor: float = MIN_SPOT,
     oval = c.take(np.nonzero(sized & (c.elong <= SIDE_ELONG))[0]) if ovals else c.take(np.zeros(0, np.int64))
     longer = (_one_per_spot(c.take(np.nonzero(sized & (c.elong >= MAX_ELONG) & (c.elong <= NARROW_ELONG))[0]))
               if narrow else empty(True))
-    return _one_per_spot(c.take(np.nonzero(ok)[0])), _one_per_spot(oval), resp, longer
+    flat = resp if plateaus else None
+    return _one_per_spot(c.take(np.nonzero(ok)[0]), flat), _one_per_spot(oval, flat), resp, longer
 
 
-def _one_per_spot(c: Candidates) -> Candidates:
-    """A flat-bottomed (saturated) pip gives several maxima a few pixels apart: keep the strongest."""
+# Two maxima this many half-peak radii apart or nearer, the response between them flat (within PLATEAU of the weaker
+# peak), are one pip's: a flat bottom, wider than pips.detect's 3x3 cells, gives a maximum at either side of it. A
+# pip spans 2 of its radii; two pips of a face lie a pitch apart, 2.6 radii (a pip 0.2 of a side across, a pitch
+# 0.26), and the response dips between them, even where they nearly touch (drawn 2.2 radii apart: to 0.89-0.97 of
+# the weaker peak; a plateau's maxima were equal).
+ONE_PIP_SPAN = 2.0
+PLATEAU = 0.02
+
+
+def _one_per_spot(c: Candidates, resp: U8 | None = None) -> Candidates:
+    """A flat-bottomed (saturated) pip gives several maxima a few pixels apart: keep the strongest. With `resp`
+    (the response the spots were found in), also maxima further apart on one plateau (ONE_PIP_SPAN, PLATEAU)."""
     n = len(c)
     if n < 2:
         return c
     order = np.argsort(-c.peak, kind="stable")
     xy, rad = c.xy[order], c.radius[order]
+    peak = c.peak[order]
     # Close pairs without the n x n distance matrix (textured boards give thousands of spots): with the
     # spots sorted by x, each is paired with the following ones up to `reach` further in x, all at once.
     # A pair further apart in x than `reach` is never close (the distance is at least the x offset, and
     # each pair's limit is at most `reach`), so taking a few more is harmless: the pixel of margin keeps
     # every pair within `reach` whatever the rounding of the sum.
-    reach = max(2.5, 1.2 * float(rad.max()))
+    reach = max(2.5, (1.2 if resp is None else ONE_PIP_SPAN) * float(rad.max()))
     byx = np.argsort(xy[:, 0], kind="stable")
     xs = xy[byx, 0]
     ends = np.searchsorted(xs, xs + (reach + 1.0), side="right")
@@ -127,6 +140,15 @@ def _one_per_spot(c: Candidates) -> Candidates:
     a, b = byx[first], byx[second]
     d = np.hypot(xy[a, 0] - xy[b, 0], xy[a, 1] - xy[b, 1])
     close = d < np.maximum(2.5, 1.2 * np.maximum(rad[a], rad[b]))
+    if resp is not None:
+        far = ~close & (d < ONE_PIP_SPAN * np.maximum(rad[a], rad[b]))
+        if far.any():
+            flat = np.ones(int(far.sum()), bool)
+            for t in (0.25, 0.5, 0.75):  # (along the segment between them)
+                mx = np.rint(xy[a[far], 0] + t * (xy[b[far], 0] - xy[a[far], 0])).astype(np.intp)
+                my = np.rint(xy[a[far], 1] + t * (xy[b[far], 1] - xy[a[far], 1])).astype(np.intp)
+                flat &= resp[my, mx] >= (1.0 - PLATEAU) * np.minimum(peak[a[far]], peak[b[far]])
+            close[far] = flat
     # Greedy in order of strength (index order): a spot kept drops every weaker spot close to it. Pairs
     # taken by their stronger spot; that spot's own fate is settled by stronger spots, all seen before.
     lo, hi = np.minimum(a[close], b[close]), np.maximum(a[close], b[close])
@@ -197,8 +219,11 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     # works at the die's known size and its pips measure round as they are; there the measure also made the pips
     # of a die touching another count as its side face's (the simulated camera's white dice, two flat touching:
     # 82 -> 80 of 90 read, with the table before too), so calibrated reads measure as before.
+    # (Calibrated only, a pip's plateau merged whole: uncalibrated, on the rendered leaning dice of bench/refusals.py,
+    # a plateau's second spot had refused 2 of 216 leaning faces by spoiling their layout; the Byler photos read
+    # the same either way.)
     c, oval, resp, narrow_spots = _all_spots(gray, pip_d, True, floor, valleys=g_known is None,
-                                              narrow=narrow and down is not None)
+                                              narrow=narrow and down is not None, plateaus=g_known is not None)
     merged = _merged(c, oval)
     faces = _proposals(gray, c, resp, g_known, merged, level, edge, above=above and g_known is not None)
     # Lone pips (1s) take the frame's pitch: calibrated, or the one of the faces already read, else (0)
