@@ -70,6 +70,10 @@ table before: two flat 61 / 47 / 46 of 80, touching 41 / 33 / 23. The weak side:
 The same options after a 4's or 5's grid read from above was held to MAX_SKEW_ABOVE (vision/darkpips.py), with the
 table before: white 18, red 24, black 21 of 240 (leaning 15 degrees: 16 / 14 / 13 of 80; 25: 2 / 6 / 5; 35: 0 / 4 /
 3); without it 25 / 26 / 23; two flat and touching read right as before.
+A soft picture (2026-11-30, `--covered 0 --sim-seeds 0 --table-seeds 0 --soft-seeds 100`, after vision/focus.py), right
+verdicts / wrong `ok`s of 100: plain throws sharp 99 / 0, blurred 0.75 px 100 / 0, 1 px 81 / 0, 1.25 px and more 0 / 0
+(refused as too soft); cocked 100 / 0 at every blur (before the check, 1.5 px: 89 / 11, 2 px: 76 / 24, 1.5 px with
+noise or JPEG 92 / 8 and 89 / 11); off-board and stacked 100 / 0 throughout.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ The lean checks (vision/lean.py, vision/sidepips.py) find a cocked die by its si
 spots beside its top face, asked to be nearly as dark as the top face's pips and as strong to the black-hat. A soft
 lens (a fixed-focus camera too near the table, a webcam's focus hunting) takes more from those narrow spots than from
 the round pips of the top face, and the checks stop seeing them while the top faces still read: on the simulated
-camera, calibrated and read where the table changed, a Gaussian blur of 1.5 px on its 31 px dice made 10 of 100
-throws of a die leaning on a hotel `ok`s (20 of 100 at 2 px), with plain throws still read (99 and 87 of 100). So the
+camera (seeds 0-99), calibrated and read where the table changed, a Gaussian blur of 1.5 px on its 31 px dice made
+10 of 100 throws of a die leaning on a hotel `ok`s (20 of 100 at 2 px), with plain throws still read (99 and 87 of
+100). So the
 reader measures the blur at the dice it read, and refuses a throw whose picture is softer than the checks were shown
 to hold at (docs/vision.md, "A soft picture").
 
@@ -99,5 +100,11 @@ def _steepest(g: F32) -> float:
 def frame_blur(grey: U8, dice: Sequence[Die], die: float) -> float | None:
     """The median blur over the dice read with a value, as a share of the die's side (`die`, pixels); None where no
     die could be measured."""
-    shares = [b / die for d in dice if d.value is not None and (b := die_blur(grey, d)) is not None]
+    return blur_share(grey, [d for d in dice if d.value is not None], die)
+
+
+def blur_share(grey: U8, dice: Sequence[Die], die: float) -> float | None:
+    """The median blur over `dice` (read or not: `tableside calibrate` measures a calibration throw's), as a share
+    of the die's side (`die`, pixels); None where no die could be measured."""
+    shares = [b / die for d in dice if (b := die_blur(grey, d)) is not None]
     return float(np.median(shares)) if shares and die > 0 else None

@@ -135,6 +135,9 @@ def handle(args: argparse.Namespace) -> int:
         cal = fit.with_dice_sample(cal, throw, quads)
         print(f"die size: {cal.die_size_px:.1f} px from {len(quads)} dice; die colour BGR {cal.die_color_bgr}, "
               f"pips BGR {cal.pip_color_bgr}", file=out)
+        focus = _focus_line(throw, quads, cal)
+        if focus:
+            print(focus, file=out)
     else:
         print(f"die size: {cal.die_size_px:.1f} px estimated from the board size (no readable dice found; "
               "pass --throw with a photo of dice on the board to measure it)", file=out)
@@ -147,6 +150,37 @@ def handle(args: argparse.Namespace) -> int:
     else:
         print(dumps(cal))
     return 0
+
+
+def _focus_line(image: Any, quads: list[tuple[tuple[float, float], ...]], cal: Any) -> str:
+    """How soft the throw's picture is at its dice (vision/focus.py), against the blur over which a throw of dice
+    with dark pips is refused: a soft camera is found when the table is set up, not at its first throw. "" where
+    no die could be measured."""
+    import cv2
+    import numpy as np
+
+    from vision.focus import MAX_BLUR, blur_share
+    from vision.look import DieLook
+    from vision.reading import Die
+
+    if not cal.die_size_px:
+        return ""
+    grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+    dice = []
+    for q in quads:
+        pts = np.array(q, np.float64)
+        side = float(np.mean(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
+        dice.append(Die(None, (float(pts[:, 0].mean()), float(pts[:, 1].mean())), 0.0, size=side))
+    share = blur_share(grey, dice, cal.die_size_px)
+    if share is None:
+        return ""
+    look = DieLook.of(cal)
+    if look is not None and not look.dark_pips:
+        return f"focus: blur {share:.3f} of a die's side (dice with light pips are not refused for it)"
+    if share > MAX_BLUR:
+        return (f"warning: the picture is soft at the dice (blur {share:.3f} of a die's side; throws are refused over "
+                f"{MAX_BLUR}, as too soft to tell a leaning die): focus the camera, or bring it nearer")
+    return f"focus: blur {share:.3f} of a die's side (throws are refused over {MAX_BLUR})"
 
 
 def _small_dice(die_px: float | None, size: tuple[int, int]) -> str:

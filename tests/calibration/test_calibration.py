@@ -401,6 +401,35 @@ def test_cli_calibrate_measures_the_die_from_a_calibration_throw(tmp_path: Path,
     assert cal.pip_color_bgr is not None and max(cal.pip_color_bgr) < 110
 
 
+@pytest.mark.parametrize("blur", [0.0, 1.5])
+def test_cli_calibrate_says_how_soft_the_picture_is_at_the_dice(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                 blur: float) -> None:
+    """The calibration throw's dice give the picture's blur (vision/focus.py): a camera too soft for the reader to
+    tell a leaning die (every throw of white dice refused as too soft) is told so when the table is set up."""
+    from tableside.cli import main
+    from tests.vision.render import _face
+    from vision.focus import MAX_BLUR
+
+    rng = np.random.default_rng(12)
+    canvas, corners, _ = flat_table(rng)
+    side = round((corners[1][0] - corners[0][0]) * 16 / 508)  # a 16 mm die on a 508 mm board
+    for value, (cx, cy) in ((5, (420, 470)), (3, (560, 430))):
+        canvas[cy - side // 2:cy - side // 2 + side, cx - side // 2:cx - side // 2 + side] = _face(
+            value, side, (236, 238, 240), (25, 25, 28))
+    image = photograph(canvas, camera_homography(0, 0, 0, (1280, 960)), (1280, 960), rng)
+    photo = tmp_path / "throw.png"
+    cv2.imwrite(str(photo), cv2.GaussianBlur(image, (0, 0), blur) if blur else image)
+    assert main(["calibrate", str(photo), "--throw", str(photo), "-o", str(tmp_path / "table.json")]) == 0
+    printed = capsys.readouterr().out
+    line = next(x for x in printed.splitlines() if "of a die's side" in x)
+    if blur:
+        assert line.startswith("warning: the picture is soft at the dice (blur 0.0"), line
+        assert line.endswith(f"throws are refused over {MAX_BLUR}, as too soft to tell a leaning die): focus the "
+                             "camera, or bring it nearer"), line
+    else:
+        assert line.startswith("focus: blur 0.0") and line.endswith(f"(throws are refused over {MAX_BLUR})"), line
+
+
 def test_focal_length_rides_in_extra_and_a_bad_one_is_refused() -> None:
     """A camera straight overhead cannot have its focal length measured from the board (vision/camera.py);
     a calibration may carry it as extra.focal_px. Absent: None. Not a positive number: a one-line error."""
