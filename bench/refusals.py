@@ -93,6 +93,7 @@ from bench import models
 from bench.peer_blobcluster import read_dice_peer
 from calibration.model import Calibration
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
+from tests.vision.camera_looks import blur, jpeg, noise
 from tests.vision.render import DieSpec, cover, render
 from tests.vision.simthrows import sim_table, sim_throw_before, sim_touching
 from vision import Verdict, read_dice
@@ -225,29 +226,10 @@ def leaning_on_the_table(seeds: int, tilts: tuple[float, ...] = (0.0, 8.0, 18.0)
 FIRST_SOFT_SEED = 100
 SOFT_LOOKS: dict[str, Callable[[Frame], Frame]] = {
     "sharp": lambda f: f,
-    "blur 0.75 px": lambda f: _blur(f, 0.75),
-    "blur 1 px": lambda f: _blur(f, 1.0),
-    "blur 1.25 px": lambda f: _blur(f, 1.25),
-    "blur 1.5 px": lambda f: _blur(f, 1.5),
-    "blur 2 px": lambda f: _blur(f, 2.0),
-    "blur 1.5 px, noise 6": lambda f: _noise(_blur(f, 1.5)),
-    "blur 1.5 px, JPEG 60": lambda f: _jpeg(_blur(f, 1.5)),
+    **{f"blur {s:g} px": blur(s) for s in (0.75, 1.0, 1.25, 1.5, 2.0)},
+    "blur 1.5 px, noise 6": lambda f: noise(6.0)(blur(1.5)(f)),
+    "blur 1.5 px, JPEG 60": lambda f: jpeg(60)(blur(1.5)(f)),
 }
-
-
-def _blur(f: Frame, sigma: float) -> Frame:
-    return np.asarray(cv2.GaussianBlur(f, (0, 0), sigma), np.uint8)
-
-
-def _noise(f: Frame) -> Frame:
-    rng = np.random.default_rng(int(f[::37, ::41].sum()))  # (the same noise for the same frame on every run)
-    return np.clip(f.astype(np.float32) + rng.normal(0.0, 6.0, f.shape), 0, 255).astype(np.uint8)
-
-
-def _jpeg(f: Frame) -> Frame:
-    ok, buf = cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, 60])
-    assert ok
-    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
 
 
 def soft(seeds: int) -> None:

@@ -15,7 +15,7 @@ edge of blur sigma by a known sigma_k lowers its steepest gradient by sigma / sq
 edge's contrast. It is taken over a die's top face, where the pips' edges are the steepest thing, and reported as a
 share of the die's side, since what the checks look for scales with the die.
 
-Pure: a grey frame and the dice read in, a number out.
+Pure: a frame and the dice read in, a number out.
 """
 
 from __future__ import annotations
@@ -66,20 +66,23 @@ def _gradient(grey: F32) -> F32:
     return np.asarray(cv2.magnitude(gx, gy), np.float32)
 
 
-def die_blur(grey: U8, die: Die) -> float | None:
-    """The blur (a Gaussian's sigma, pixels) at `die`'s top face by the re-blur ratio of its steepest edges; None
-    where the die has no size, lies too near the frame's edge to measure, or its face shows no edge (MIN_EDGE)."""
+def die_blur(frame: U8, die: Die) -> float | None:
+    """The blur (a Gaussian's sigma, pixels) at `die`'s top face by the re-blur ratio of its steepest edges, in a BGR
+    or grey `frame`; None where the die has no size, lies too near the frame's edge to measure, or its face shows no
+    edge (MIN_EDGE)."""
     if die.size <= 0:
         return None
     cx, cy = die.center
     r = FACE_DISC * die.size
     m = math.ceil(r + 4 * (SIGMA_K + SMOOTH)) + 2  # (room for the blurs' reach)
     x0, y0 = round(cx) - m, round(cy) - m
-    h, w = grey.shape[:2]
+    h, w = frame.shape[:2]
     if x0 < 0 or y0 < 0 or x0 + 2 * m + 1 > w or y0 + 2 * m + 1 > h:
         return None
-    patch = np.asarray(cv2.GaussianBlur(grey[y0:y0 + 2 * m + 1, x0:x0 + 2 * m + 1].astype(np.float32), (0, 0), SMOOTH),
-                       np.float32)
+    cut = frame[y0:y0 + 2 * m + 1, x0:x0 + 2 * m + 1]
+    if cut.ndim == 3:  # (only the patch is made grey: a read asks about two dice of a whole frame)
+        cut = np.asarray(cv2.cvtColor(cut, cv2.COLOR_BGR2GRAY), np.uint8)
+    patch = np.asarray(cv2.GaussianBlur(cut.astype(np.float32), (0, 0), SMOOTH), np.float32)
     yy, xx = np.mgrid[0:2 * m + 1, 0:2 * m + 1]
     disc = np.hypot(xx + x0 - cx, yy + y0 - cy) <= r
     if disc.sum() < STEEPEST:
@@ -97,14 +100,8 @@ def _steepest(g: F32) -> float:
     return float(np.partition(g, len(g) - STEEPEST)[-STEEPEST:].mean())
 
 
-def frame_blur(grey: U8, dice: Sequence[Die], die: float) -> float | None:
-    """The median blur over the dice read with a value, as a share of the die's side (`die`, pixels); None where no
-    die could be measured."""
-    return blur_share(grey, [d for d in dice if d.value is not None], die)
-
-
-def blur_share(grey: U8, dice: Sequence[Die], die: float) -> float | None:
-    """The median blur over `dice` (read or not: `tableside calibrate` measures a calibration throw's), as a share
-    of the die's side (`die`, pixels); None where no die could be measured."""
-    shares = [b / die for d in dice if (b := die_blur(grey, d)) is not None]
+def frame_blur(frame: U8, dice: Sequence[Die], die: float) -> float | None:
+    """The median blur over the dice read with a value, as a share of the die's side (`die`, pixels), in a BGR or
+    grey `frame`; None where no die could be measured. `tableside calibrate` asks it of a calibration throw's."""
+    shares = [b / die for d in dice if d.value is not None and (b := die_blur(frame, d)) is not None]
     return float(np.median(shares)) if shares and die > 0 else None

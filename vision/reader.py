@@ -359,7 +359,7 @@ def _in_focus(frame: U8, reading: DiceReading, die: float | None, calibration: C
     look = DieLook.of(calibration)
     if die is None or reading.verdict is not Verdict.OK or (look is not None and not look.dark_pips):
         return reading
-    blur = frame_blur(np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8), reading.dice, die)
+    blur = frame_blur(frame, reading.dice, die)
     if blur is None or blur <= MAX_BLUR:
         return reading
     why = f"blur {blur:.3f} of a die's side, the checks hold to {MAX_BLUR}"

@@ -38,14 +38,15 @@ def register(sub: Any) -> None:
     p.set_defaults(func=handle)
 
 
-def _find_dice(image: Any, cal: Any) -> list[tuple[tuple[float, float], ...]]:
-    """Top-face quadrilaterals of the dice the reader finds (none if the reader isn't available)."""
+def _find_dice(image: Any, cal: Any) -> list[Any]:
+    """The dice the reader finds and reads, each with its top face's quadrilateral (none if the reader isn't
+    available)."""
     try:
         from vision import read_dice
     except ImportError:
         return []
     reading = read_dice(image, calibration=cal, expect=None)
-    return [d.corners for d in reading.dice if len(d.corners) == 4 and d.value is not None]
+    return [d for d in reading.dice if len(d.corners) == 4 and d.value is not None]
 
 
 def _lens_line(cal: Any) -> str:
@@ -130,12 +131,12 @@ def handle(args: argparse.Namespace) -> int:
     if throw.shape[:2] != image.shape[:2]:
         raise CalibrationError(f"--throw image is {throw.shape[1]}x{throw.shape[0]}, the calibration image "
                                f"{image.shape[1]}x{image.shape[0]}: use the same camera mode")
-    quads = _find_dice(throw, cal)
-    if quads:
-        cal = fit.with_dice_sample(cal, throw, quads)
-        print(f"die size: {cal.die_size_px:.1f} px from {len(quads)} dice; die colour BGR {cal.die_color_bgr}, "
+    dice = _find_dice(throw, cal)
+    if dice:
+        cal = fit.with_dice_sample(cal, throw, [d.corners for d in dice])
+        print(f"die size: {cal.die_size_px:.1f} px from {len(dice)} dice; die colour BGR {cal.die_color_bgr}, "
               f"pips BGR {cal.pip_color_bgr}", file=out)
-        focus = _focus_line(throw, quads, cal)
+        focus = _focus_line(throw, dice, cal)
         if focus:
             print(focus, file=out)
     else:
@@ -152,26 +153,14 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _focus_line(image: Any, quads: list[tuple[tuple[float, float], ...]], cal: Any) -> str:
+def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
     """How soft the throw's picture is at its dice (vision/focus.py), against the blur over which a throw of dice
     with dark pips is refused: a soft camera is found when the table is set up, not at its first throw. "" where
     no die could be measured."""
-    import cv2
-    import numpy as np
-
-    from vision.focus import MAX_BLUR, blur_share
+    from vision.focus import MAX_BLUR, frame_blur
     from vision.look import DieLook
-    from vision.reading import Die
 
-    if not cal.die_size_px:
-        return ""
-    grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
-    dice = []
-    for q in quads:
-        pts = np.array(q, np.float64)
-        side = float(np.mean(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
-        dice.append(Die(None, (float(pts[:, 0].mean()), float(pts[:, 1].mean())), 0.0, size=side))
-    share = blur_share(grey, dice, cal.die_size_px)
+    share = frame_blur(image, dice, cal.die_size_px) if cal.die_size_px else None
     if share is None:
         return ""
     look = DieLook.of(cal)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
+from tests.vision.camera_looks import blur
 from tests.vision.render import DieSpec, render
 from tests.vision.simthrows import sim_throw_before
 from vision import Verdict, read_dice
@@ -21,7 +22,7 @@ from vision.reading import Die
 
 
 def _blur(img: np.ndarray, sigma: float) -> np.ndarray:
-    return np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), np.uint8)
+    return blur(sigma)(img)
 
 
 def _grey(img: np.ndarray) -> np.ndarray:
