@@ -463,13 +463,21 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         gray = np.asarray(cv2.cvtColor(sub, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
         down = _at(cam.down, win.offset) if cam else None
         level = _at(cam.level, win.offset) if cam else None
-        # (Read from above, the lean check also looks for a narrow side face's pips: vision/lean.py _narrow_side. Near
-        # overhead, where the table before is not asked of the grey pass's spots, the board's lines along a flat
-        # die's edge measured so: the Pi unit's view, white plain throws seeds 1-95, 93 -> 91 read.)
-        grey = LightPass((), NO_SPOTS) if light_pips else light_pass(gray, g_known, sub, down, level=level,
-                                                                       pip_d=pip_d, narrow=camera is not None,
-                                                                       above=camera is not None)
         was = None if before is None or cam is None else before if changed is None else before[y0:y1, x0:x1]
+        # Near overhead, given the table before, the grey pass's lean check passes over the board's spots that were
+        # there (darkpips.SpotsBefore), as the inverted passes' does: a flat die beside a hotel's corner or a board
+        # line's end is no longer taken for leaning (the simulated camera at 960x720, plain throws seeds 0-79: 72 ->
+        # 76 read). With them left out it also looks for a narrow side face's pips, as read from above (vision/lean.py
+        # _narrow_side), which without the table before the board's lines along a flat die's edge measured so (the
+        # Pi unit's view, white plain throws seeds 1-95, 93 -> 91 read): near overhead a die leaning 15 degrees,
+        # seeds 20-49 at 0, 8 and 18 degrees, 32 -> 27 `ok`s of 90. Not read from above: there the same made two
+        # dice leaning 15 degrees of 240 `ok`s (seeds 20-59 at 35 and 45 degrees), whose refusals had rested on the
+        # board's print beside them.
+        grey_before = None if was is None or camera is not None or light_pips else np.ascontiguousarray(
+            cv2.cvtColor(was, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+        grey = LightPass((), NO_SPOTS) if light_pips else light_pass(
+            gray, g_known, sub, down, level=level, pip_d=pip_d, narrow=camera is not None or grey_before is not None,
+            above=camera is not None, before=grey_before)
         parts.append(_Part(win, sub, gray, grey, [f for f in grey.faces if win.holds(f.centre)], down, level, was))
     # 1s marked by one large pip (Japanese dice: vision/darkpips.py, BIG_ONE_R), where the grey pass did not
     # find every die the throw should have. Calibrated only: uncalibrated, on the Byler photos (none of whose

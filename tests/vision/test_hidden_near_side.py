@@ -196,10 +196,11 @@ def test_coloured_dice_leaning_towards_the_camera_are_refused(look: str, seed: i
     assert read_dice(frame, cal, before=before).verdict is Verdict.OK
 
 
-@pytest.mark.parametrize("seed", [20, 31, 42, 43])
+@pytest.mark.parametrize("seed", [20, 31, 42])
 def test_white_dice_leaning_towards_the_camera_are_refused(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """As above, white dice: the four of seeds 20-49 that every other check accepted (a 3, a 5 and two 4s
-    leaning), refused by the board's tint in the near band."""
+    """As above, white dice: three of the four of seeds 20-49 that every other check accepted (a 3, a 5 and two 4s
+    leaning), refused by the board's tint in the near band. (The fourth, seed 43, is now refused first by the grey
+    pass's narrow side face check, asked near overhead given the table before: tests/vision/test_grey_before.py.)"""
     frame, _, _, before = sim_table(18.0, seed, 1, 1, 25.0, "white")
     cal = _camera(18.0, "white").calibration()
     r = read_dice(frame, cal, before=before)

@@ -83,17 +83,17 @@ def test_read_from_above_a_die_leaning_a_little_on_the_hotel_is_refused(monkeypa
     assert read_dice(after, calibration=cam.calibration(), changed=changed, before=before).verdict is Verdict.OK
 
 
-def test_near_overhead_the_narrow_check_is_not_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_near_overhead_the_narrow_check_is_asked_only_given_the_table_before(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Pi unit's view (near overhead, read as taken): a plain white throw whose flat 4 lies against the board's
-    black line is read. Asked there, the narrow check took the line's piece along the die's edge for a side face's
-    pip (the grey pass does not ask the table before about its spots), and refused it: so only views read from
-    above ask it (vision/reader.py)."""
+    black line is read. Asked there without the table before, the narrow check took the line's piece along the die's
+    edge for a side face's pip, and refused it; given the table before, the grey pass passes over the board's spots
+    that were there (vision/darkpips.py SpotsBefore), so near overhead it is asked only then (vision/reader.py)."""
     r, truth = read_at_the_pi_units_view(20)
     assert r.verdict is Verdict.OK and sorted(r.values) == sorted(truth.values), r.reason
     plain = vision.reader.light_pass
 
     def asked(*a: Any, **k: Any) -> Any:
-        return plain(*a, **{**k, "narrow": True})
+        return plain(*a, **{**k, "narrow": True, "before": k.get("before") if k.get("colour") is not None else None})
 
     monkeypatch.setattr(vision.reader, "light_pass", asked)
     r, _ = read_at_the_pi_units_view(20)
