@@ -39,8 +39,14 @@ def read_at_the_pi_units_view(seed: int, kind: str = "ok", look: str = "white") 
     enlarged), read where the table changed with the table before, as the roll watcher reads it; and its truth.
     `look`: DICE_LOOKS, or "japanese" (white, the 1 one large red pip)."""
     body, pip = DICE_LOOKS["white" if look == "japanese" else look]
-    cam = SimulatedCamera(seed=seed, script=[kind], hands=False, size=(1280, 960), die_mm=7.6, die_bgr=body,
-                          pip_bgr=pip, big_one=look == "japanese")
+    return read_where_changed(seed, kind, size=(1280, 960), die_mm=7.6, die_bgr=body, pip_bgr=pip,
+                              big_one=look == "japanese")
+
+
+def read_where_changed(seed: int, kind: str = "ok", **camera: Any) -> tuple[DiceReading, Any]:
+    """One simulated throw of `kind` by a SimulatedCamera made with `camera` (size, die_mm, looks...), read where the
+    table changed with the table before, as the roll watcher reads it; and its truth."""
+    cam = SimulatedCamera(seed=seed, script=[kind], hands=False, **camera)
     frames = list(cam)
     before, after = frames[0].image, frames[-1].image
     (truth,) = cam.throws

@@ -173,15 +173,9 @@ def test_a_sharp_camera_with_large_dice_reads_a_six() -> None:
     """The simulated camera at 960x720 (dice of 47 px, read at that size), seed 9: a 6 and a 5, read where the table
     changed with the table before as the roll watcher reads them. Each of the 6's pips was a plateau, one of them two
     spots, and the throw was "no dice found"."""
-    from hardware.simcam import SimulatedCamera
-    from vision import Verdict, read_dice
-    from vision.change import changes
+    from tests.vision.simthrows import read_where_changed
+    from vision import Verdict
 
-    cam = SimulatedCamera(seed=9, script=["ok"], hands=False, size=(960, 720))
-    frames = list(cam)
-    (truth,) = cam.throws
-    before, after = frames[0].image, frames[-1].image
-    boxes = changes(before, after, cam.die_size_px())
-    r = read_dice(after, calibration=cam.calibration(), changed=boxes, before=before)
+    r, truth = read_where_changed(9, size=(960, 720))
     assert r.verdict is Verdict.OK, r.reason
     assert sorted(r.values) == sorted(truth.values) == [5, 6]  # type: ignore[type-var]

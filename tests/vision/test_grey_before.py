@@ -13,22 +13,16 @@ import pytest
 
 import vision.reader
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
-from tests.vision.simthrows import sim_table
+from tests.vision.simthrows import read_where_changed, sim_table
 from vision import Verdict, read_dice
-from vision.change import changes
 from vision.reading import DiceReading
 
 LEANING = "cocked: a side face shows beside the top face"
 
 
 def _read_960(seed: int) -> tuple[DiceReading, tuple[int, ...]]:
-    cam = SimulatedCamera(seed=seed, script=["ok"], hands=False, size=(960, 720))
-    frames = list(cam)
-    before, after = frames[0].image, frames[-1].image
-    (truth,) = cam.throws
-    r = read_dice(after, calibration=cam.calibration(), changed=changes(before, after, cam.die_size_px()),
-                  before=before)
-    return r, tuple(sorted(truth.values))  # type: ignore[type-var]
+    r, truth = read_where_changed(seed, size=(960, 720))
+    return r, tuple(sorted(truth.values))
 
 
 @pytest.mark.slow
