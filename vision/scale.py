@@ -7,7 +7,8 @@ photo's die as segment() measures it, 1st percentile to largest). A phone's phot
 150-300 px: read as they are, a Byler photo enlarged five times (3200 px square, dice ~200 px) took 14 s and
 read 14 of its 22 dice, against 21 as taken. A frame whose dice measure more than SHRINK_ABOVE is therefore
 read shrunk (INTER_AREA, which averages, so nothing aliases) until a die measures READ_DIE, and the dice found
-are mapped back to its pixels.
+are mapped back to its pixels; a calibrated frame already where its dice are over READ_DIE
+(CALIBRATED_SHRINK_ABOVE).
 
 Small dice are the other way round: below the development photos' smallest, a 6's pips (3 px across, 1-2 px
 apart on a 20 px face) run together under the pip finder's smoothing and its 5 px local-maximum test, which
@@ -44,6 +45,14 @@ READ_DIE = 36.0
 # Dice larger than this are read shrunk to READ_DIE: half as large again, above the largest die of the
 # development photos, so that those are read as taken.
 SHRINK_ABOVE = 1.5 * READ_DIE
+# ... but a calibrated die larger than READ_DIE is read shrunk to it. The checks only a calibrated read makes (a
+# leaning die's side faces where the camera shows them, the pips new since the table before) were developed on
+# the simulated camera's 31 px dice and the Pi unit's 26 px (read enlarged to 36 px), and larger dice were read
+# worse: the simulated camera's plain throws at 832x624 to 1104x828 (white dice of 40-54 px, seeds 0-59, where
+# the table changed, with the table before) were right 57 / 55 / 51 / 55 of 60, and 76 of 80 at 960x720 (47 px),
+# refused for a side face, a slant, pips off centre or the net's doubt; read shrunk to 36 px, 60 of 60 at each
+# size and 80 of 80, their cocked throws refused as before (docs/vision.md, "Large dice, calibrated").
+CALIBRATED_SHRINK_ABOVE = READ_DIE
 # Without a calibration the die is measured on a copy shrunk so that a die of SHRINK_ABOVE measures this
 # much: large enough for segment's measure (it keeps compact blobs of a ninth of the guessed die's area or
 # more); a 640x480 frame is measured at 237x178, in 1.7 ms (vision/bodies.py, rough_die_size).
@@ -126,11 +135,14 @@ def faces_small(frame: U8, measured: float | None) -> bool:
 def scale_for(die: float | None, *, calibrated: bool = False) -> float:
     """The factor to read a frame at whose dice measure `die` pixels (None: unknown): under 1 for large
     dice, over 1 for small ones (at most MAX_ENLARGE), 1 for dice of the size the reader was developed on.
-    A die measured in the frame (not `calibrated`) under READ_DIE / MAX_ENLARGE is not trusted: 1."""
-    if die is None or ENLARGE_BELOW <= die <= SHRINK_ABOVE:
+    A die measured in the frame (not `calibrated`) under READ_DIE / MAX_ENLARGE is not trusted: 1; a calibrated
+    one over CALIBRATED_SHRINK_ABOVE is read shrunk."""
+    if die is None:
         return 1.0
-    if die > SHRINK_ABOVE:
+    if die > (CALIBRATED_SHRINK_ABOVE if calibrated else SHRINK_ABOVE):
         return READ_DIE / die
+    if die >= ENLARGE_BELOW:
+        return 1.0
     if not calibrated and die < READ_DIE / MAX_ENLARGE:
         return 1.0
     return min(MAX_ENLARGE, READ_DIE / die)

@@ -169,12 +169,16 @@ def test_two_pips_a_pitch_apart_stay_two_spots(radius: float, blur: float) -> No
         assert len(found) == 2, (k, found.xy)
 
 
-def test_a_sharp_camera_with_large_dice_reads_a_six() -> None:
-    """The simulated camera at 960x720 (dice of 47 px, read at that size), seed 9: a 6 and a 5, read where the table
-    changed with the table before as the roll watcher reads them. Each of the 6's pips was a plateau, one of them two
-    spots, and the throw was "no dice found"."""
+def test_a_sharp_camera_with_large_dice_reads_a_six(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The simulated camera at 960x720 (dice of 47 px, read at that size, as an uncalibrated photo's dice of up to
+    SHRINK_ABOVE are: calibrated, they are now read shrunk, vision/scale.py), seed 9: a 6 and a 5, read where the
+    table changed with the table before as the roll watcher reads them. Each of the 6's pips was a plateau, one of
+    them two spots, and the throw was "no dice found"."""
+    import vision.scale
     from tests.vision.simthrows import read_where_changed
     from vision import Verdict
+
+    monkeypatch.setattr(vision.scale, "CALIBRATED_SHRINK_ABOVE", vision.scale.SHRINK_ABOVE)
 
     r, truth = read_where_changed(9, size=(960, 720))
     assert r.verdict is Verdict.OK, r.reason

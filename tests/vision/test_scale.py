@@ -11,12 +11,13 @@ import vision.scale
 from calibration.model import Calibration
 from hardware.simcam import SimulatedCamera
 from tests.vision.render import DieSpec, render
-from tests.vision.simthrows import read_at_the_pi_units_view
+from tests.vision.simthrows import read_at_the_pi_units_view, read_where_changed
 from vision import Verdict, read_dice
 from vision.change import changes
 from vision.reading import DiceReading, Die
 from vision.scale import (
     ALIGN_SLACK,
+    CALIBRATED_SHRINK_ABOVE,
     ENLARGE_BELOW,
     FACE_BELOW,
     MAX_ENLARGE,
@@ -35,7 +36,9 @@ from vision.scale import (
 def test_dice_of_the_working_size_are_read_as_taken() -> None:
     frame = render([DieSpec(2, (200, 200), size=40.0), DieSpec(5, (420, 260), size=40.0, angle=30)], seed=1)
     assert reading_scale(frame, None) == 1.0
-    assert reading_scale(frame, SHRINK_ABOVE) == 1.0  # a calibrated die at the limit is not shrunk
+    assert reading_scale(frame, READ_DIE) == 1.0  # a calibrated die of the working size is not resized
+    # ... a larger calibrated one is read shrunk to it, where a measured one is read as taken up to SHRINK_ABOVE
+    assert reading_scale(frame, SHRINK_ABOVE) == pytest.approx(READ_DIE / SHRINK_ABOVE)
 
 
 def test_a_phone_sized_photo_is_read_shrunk_and_its_dice_placed_in_its_own_pixels() -> None:
@@ -96,9 +99,33 @@ def test_a_calibrated_camera_with_larger_frames_reads_the_same_throw(kind: str, 
                            for d in r.dice) < 0.25 * die
 
 
+@pytest.mark.parametrize(("size", "seed"), [((832, 624), 15), ((960, 720), 2), ((960, 720), 14), ((1040, 780), 5)])
+def test_a_calibrated_camera_with_dice_over_the_working_size_reads_them_shrunk(size: tuple[int, int], seed: int,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The simulated camera's frames larger than 640x480 (dice of 40-50 px), plain throws read where the table changed
+    with the table before: read shrunk to the working size (CALIBRATED_SHRINK_ABOVE), right; read at their own size,
+    as up to SHRINK_ABOVE they were, each was refused (a side face seen beside a flat die, a slant, pips off centre)."""
+    r, truth = read_where_changed(seed, size=size)
+    assert r.verdict is Verdict.OK, r.reason
+    assert sorted(r.values) == sorted(truth.values)  # type: ignore[type-var]
+    monkeypatch.setattr(vision.scale, "CALIBRATED_SHRINK_ABOVE", SHRINK_ABOVE)
+    r, _ = read_where_changed(seed, size=size)
+    assert r.verdict is Verdict.UNREADABLE
+
+
+@pytest.mark.parametrize(("size", "seed"), [((960, 720), 3), ((1040, 780), 7), ((1104, 828), 11)])
+def test_read_shrunk_a_die_leaning_on_the_hotel_is_still_refused(size: tuple[int, int], seed: int) -> None:
+    """M.DICE.2: the same cameras' cocked throws, read shrunk, are refused."""
+    r, _ = read_where_changed(seed, "cocked", size=size)
+    assert r.verdict is Verdict.UNREADABLE and "cocked" in r.reason, r.reason
+
+
 def test_dice_outside_the_development_sizes_are_read_at_the_working_size() -> None:
     assert scale_for(None) == 1.0
     assert scale_for(ENLARGE_BELOW) == scale_for(SHRINK_ABOVE) == 1.0  # the development photos' dice, as taken
+    # Calibrated, dice of the working size or smaller are read as above; larger ones are read shrunk to it.
+    assert scale_for(ENLARGE_BELOW, calibrated=True) == scale_for(CALIBRATED_SHRINK_ABOVE, calibrated=True) == 1.0
+    assert scale_for(47.0, calibrated=True) == pytest.approx(READ_DIE / 47.0)
     assert scale_for(2 * SHRINK_ABOVE) == pytest.approx(READ_DIE / (2 * SHRINK_ABOVE))
     assert scale_for(24.0) == pytest.approx(READ_DIE / 24.0) == scale_for(24.0, calibrated=True)
     # A die measured in the frame under half the working size is taken for a mismeasure; a calibrated one
