@@ -7,7 +7,7 @@ photo's die as segment() measures it, 1st percentile to largest). A phone's phot
 150-300 px: read as they are, a Byler photo enlarged five times (3200 px square, dice ~200 px) took 14 s and
 read 14 of its 22 dice, against 21 as taken. A frame whose dice measure more than SHRINK_ABOVE is therefore
 read shrunk (INTER_AREA, which averages, so nothing aliases) until a die measures READ_DIE, and the dice found
-are mapped back to its pixels; a calibrated frame already where its dice are over READ_DIE
+are mapped back to its pixels. A calibrated frame is read shrunk as soon as its dice are larger than READ_DIE
 (CALIBRATED_SHRINK_ABOVE).
 
 Small dice are the other way round: below the development photos' smallest, a 6's pips (3 px across, 1-2 px
@@ -51,7 +51,8 @@ SHRINK_ABOVE = 1.5 * READ_DIE
 # worse: the simulated camera's plain throws at 832x624 to 1104x828 (white dice of 40-54 px, seeds 0-59, where
 # the table changed, with the table before) were right 57 / 55 / 51 / 55 of 60, and 76 of 80 at 960x720 (47 px),
 # refused for a side face, a slant, pips off centre or the net's doubt; read shrunk to 36 px, 60 of 60 at each
-# size and 80 of 80, their cocked throws refused as before (docs/vision.md, "Large dice, calibrated").
+# size and 80 of 80, their cocked throws refused as before (docs/vision.md, "Calibrated dice over the working
+# size, read shrunk").
 CALIBRATED_SHRINK_ABOVE = READ_DIE
 # Without a calibration the die is measured on a copy shrunk so that a die of SHRINK_ABOVE measures this
 # much: large enough for segment's measure (it keeps compact blobs of a ninth of the guessed die's area or
