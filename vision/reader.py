@@ -372,7 +372,7 @@ def _read_as_taken(frame: U8, calibration: Calibration | None, expect: int | Non
                    changed: Sequence[Box] | None, before: U8 | None = None) -> DiceReading:
     """`frame` read at the scale its dice call for (vision/scale.py), not rectified."""
     hint = calibrated_die_size(calibration, (frame.shape[1], frame.shape[0]))
-    die, scale = die_and_scale(frame, hint)
+    die, scale = die_and_scale(frame, hint, camera=bool(calibration and calibration.homography))
     if scale == 1.0:
         reading = _read_frame(frame, calibration, expect, net, changed, die, before=before)
     else:

@@ -8,7 +8,7 @@ photo's die as segment() measures it, 1st percentile to largest). A phone's phot
 read 14 of its 22 dice, against 21 as taken. A frame whose dice measure more than SHRINK_ABOVE is therefore
 read shrunk (INTER_AREA, which averages, so nothing aliases) until a die measures READ_DIE, and the dice found
 are mapped back to its pixels. A calibrated frame is read shrunk as soon as its dice are larger than READ_DIE
-(CALIBRATED_SHRINK_ABOVE).
+(CALIBRATED_SHRINK_ABOVE), where the calibration has the board's homography.
 
 Small dice are the other way round: below the development photos' smallest, a 6's pips (3 px across, 1-2 px
 apart on a 20 px face) run together under the pip finder's smoothing and its 5 px local-maximum test, which
@@ -45,14 +45,17 @@ READ_DIE = 36.0
 # Dice larger than this are read shrunk to READ_DIE: half as large again, above the largest die of the
 # development photos, so that those are read as taken.
 SHRINK_ABOVE = 1.5 * READ_DIE
-# ... but a calibrated die larger than READ_DIE is read shrunk to it. The checks only a calibrated read makes (a
-# leaning die's side faces where the camera shows them, the pips new since the table before) were developed on
+# ... but a die calibrated with the board's homography, larger than READ_DIE, is read shrunk to it. The checks
+# only such a read makes (a leaning die's side faces where the camera shows them, the pips new since the table
+# before) were developed on
 # the simulated camera's 31 px dice and the Pi unit's 26 px (read enlarged to 36 px), and larger dice were read
 # worse: the simulated camera's plain throws at 832x624 to 1104x828 (white dice of 40-54 px, seeds 0-59, where
 # the table changed, with the table before) were right 57 / 55 / 51 / 55 of 60, and 76 of 80 at 960x720 (47 px),
 # refused for a side face, a slant, pips off centre or the net's doubt; read shrunk to 36 px, 60 of 60 at each
 # size and 80 of 80, their cocked throws refused as before (docs/vision.md, "Calibrated dice over the working
-# size, read shrunk").
+# size, read shrunk"). A calibration with a die size and no homography makes none of those checks and reads as
+# an uncalibrated frame's dice up to SHRINK_ABOVE: read shrunk, bench/refusals.py's leaning faces of 40 px (squashed
+# 0.6-0.8, a board of die size only) were `ok` 86 times of 216 against 83.
 CALIBRATED_SHRINK_ABOVE = READ_DIE
 # Without a calibration the die is measured on a copy shrunk so that a die of SHRINK_ABOVE measures this
 # much: large enough for segment's measure (it keeps compact blobs of a ninth of the guessed die's area or
@@ -94,19 +97,21 @@ def frame_die(frame: U8, die: float | None) -> float | None:
     return die if die is not None else rough_die_size(frame, SHRINK_ABOVE / MEASURE_AT)
 
 
-def reading_scale(frame: U8, die: float | None) -> float:
-    """The factor to read `frame` at, for dice of `die` pixels (calibrated; None: measure them here)."""
-    return die_and_scale(frame, die)[1]
+def reading_scale(frame: U8, die: float | None, *, camera: bool = False) -> float:
+    """The factor to read `frame` at, for dice of `die` pixels (calibrated; None: measure them here); `camera`: the
+    calibration has the board's homography (scale_for)."""
+    return die_and_scale(frame, die, camera=camera)[1]
 
 
-def die_and_scale(frame: U8, die: float | None) -> tuple[float | None, float]:
-    """The die size of `frame` (`die` where calibrated, else measured) and the factor to read it at."""
+def die_and_scale(frame: U8, die: float | None, *, camera: bool = False) -> tuple[float | None, float]:
+    """The die size of `frame` (`die` where calibrated, else measured) and the factor to read it at; `camera`: the
+    calibration has the board's homography (scale_for)."""
     measured = frame_die(frame, die)
     if die is None and measured is not None and measured < READ_DIE / MAX_ENLARGE and not faces_small(frame, None):
         # Too small a measure to trust (MAX_ENLARGE), and faces of a die's size read at the frame's own
         # pip scale: a mismeasure (board lettering, a tray's pattern), not a die to set the pips' scale.
         measured = None
-    scale = scale_for(measured, calibrated=die is not None)
+    scale = scale_for(measured, calibrated=die is not None, camera=camera and die is not None)
     if scale > 1.0 and die is None and not faces_small(frame, measured):
         return measured, 1.0
     return measured, scale
@@ -133,14 +138,14 @@ def faces_small(frame: U8, measured: float | None) -> bool:
     return not sides or float(np.median(sides)) < FACE_BELOW
 
 
-def scale_for(die: float | None, *, calibrated: bool = False) -> float:
+def scale_for(die: float | None, *, calibrated: bool = False, camera: bool = False) -> float:
     """The factor to read a frame at whose dice measure `die` pixels (None: unknown): under 1 for large
     dice, over 1 for small ones (at most MAX_ENLARGE), 1 for dice of the size the reader was developed on.
-    A die measured in the frame (not `calibrated`) under READ_DIE / MAX_ENLARGE is not trusted: 1; a calibrated
-    one over CALIBRATED_SHRINK_ABOVE is read shrunk."""
+    A die measured in the frame (not `calibrated`) under READ_DIE / MAX_ENLARGE is not trusted: 1. With the board's
+    homography (`camera`), a calibrated die over CALIBRATED_SHRINK_ABOVE is read shrunk."""
     if die is None:
         return 1.0
-    if die > (CALIBRATED_SHRINK_ABOVE if calibrated else SHRINK_ABOVE):
+    if die > (CALIBRATED_SHRINK_ABOVE if camera else SHRINK_ABOVE):
         return READ_DIE / die
     if die >= ENLARGE_BELOW:
         return 1.0

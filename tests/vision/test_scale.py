@@ -36,9 +36,10 @@ from vision.scale import (
 def test_dice_of_the_working_size_are_read_as_taken() -> None:
     frame = render([DieSpec(2, (200, 200), size=40.0), DieSpec(5, (420, 260), size=40.0, angle=30)], seed=1)
     assert reading_scale(frame, None) == 1.0
-    assert reading_scale(frame, READ_DIE) == 1.0  # a calibrated die of the working size is not resized
-    # ... a larger calibrated one is read shrunk to it, where a measured one is read as taken up to SHRINK_ABOVE
-    assert reading_scale(frame, SHRINK_ABOVE) == pytest.approx(READ_DIE / SHRINK_ABOVE)
+    assert reading_scale(frame, SHRINK_ABOVE) == 1.0  # a calibrated die at the limit is not shrunk
+    # ... but with the board's homography a calibrated die over the working size is read shrunk to it
+    assert reading_scale(frame, READ_DIE, camera=True) == 1.0
+    assert reading_scale(frame, SHRINK_ABOVE, camera=True) == pytest.approx(READ_DIE / SHRINK_ABOVE)
 
 
 def test_a_phone_sized_photo_is_read_shrunk_and_its_dice_placed_in_its_own_pixels() -> None:
@@ -123,9 +124,12 @@ def test_read_shrunk_a_die_leaning_on_the_hotel_is_still_refused(size: tuple[int
 def test_dice_outside_the_development_sizes_are_read_at_the_working_size() -> None:
     assert scale_for(None) == 1.0
     assert scale_for(ENLARGE_BELOW) == scale_for(SHRINK_ABOVE) == 1.0  # the development photos' dice, as taken
-    # Calibrated, dice of the working size or smaller are read as above; larger ones are read shrunk to it.
-    assert scale_for(ENLARGE_BELOW, calibrated=True) == scale_for(CALIBRATED_SHRINK_ABOVE, calibrated=True) == 1.0
-    assert scale_for(47.0, calibrated=True) == pytest.approx(READ_DIE / 47.0)
+    # Calibrated with the board's homography, dice of the working size or smaller are read as above; larger ones are
+    # read shrunk to it. With a die size alone, as uncalibrated.
+    assert scale_for(ENLARGE_BELOW, calibrated=True, camera=True) == 1.0
+    assert scale_for(CALIBRATED_SHRINK_ABOVE, calibrated=True, camera=True) == 1.0
+    assert scale_for(47.0, calibrated=True, camera=True) == pytest.approx(READ_DIE / 47.0)
+    assert scale_for(47.0, calibrated=True) == 1.0
     assert scale_for(2 * SHRINK_ABOVE) == pytest.approx(READ_DIE / (2 * SHRINK_ABOVE))
     assert scale_for(24.0) == pytest.approx(READ_DIE / 24.0) == scale_for(24.0, calibrated=True)
     # A die measured in the frame under half the working size is taken for a mismeasure; a calibrated one
