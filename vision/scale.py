@@ -45,16 +45,15 @@ READ_DIE = 36.0
 # Dice larger than this are read shrunk to READ_DIE: half as large again, above the largest die of the
 # development photos, so that those are read as taken.
 SHRINK_ABOVE = 1.5 * READ_DIE
-# ... but a die calibrated with the board's homography, larger than READ_DIE, is read shrunk to it. The checks
-# only such a read makes (a leaning die's side faces where the camera shows them, the pips new since the table
-# before) were developed on
-# the simulated camera's 31 px dice and the Pi unit's 26 px (read enlarged to 36 px), and larger dice were read
-# worse: the simulated camera's plain throws at 832x624 to 1104x828 (white dice of 40-54 px, seeds 0-59, where
-# the table changed, with the table before) were right 57 / 55 / 51 / 55 of 60, and 76 of 80 at 960x720 (47 px),
-# refused for a side face, a slant, pips off centre or the net's doubt; read shrunk to 36 px, 60 of 60 at each
-# size and 80 of 80, their cocked throws refused as before (docs/vision.md, "Calibrated dice over the working
-# size, read shrunk"). A calibration with a die size and no homography makes none of those checks and reads as
-# an uncalibrated frame's dice up to SHRINK_ABOVE: read shrunk, bench/refusals.py's leaning faces of 40 px (squashed
+# ... but a die calibrated with the board's homography, larger than READ_DIE, is read shrunk to it. The checks only
+# such a read makes (a leaning die's side faces where the camera shows them, the pips new since the table before)
+# were developed on the simulated camera's 31 px dice and the Pi unit's 26 px (read enlarged to 36 px), and larger
+# dice were read worse: the simulated camera's plain throws at 832x624 to 1104x828 (white dice of 40-54 px, seeds
+# 0-59, where the table changed, with the table before) were right 57 / 55 / 51 / 55 of 60, and 76 of 80 at 960x720
+# (47 px), refused for a side face, a slant, pips off centre or the net's doubt; read shrunk to 36 px, 60 of 60 at
+# each size and 80 of 80, their cocked throws refused as before (docs/vision.md, "Calibrated dice over the working
+# size, read shrunk"). A calibration with a die size and no homography makes none of those checks and reads as an
+# uncalibrated frame's dice up to SHRINK_ABOVE: read shrunk, bench/refusals.py's leaning faces of 40 px (squashed
 # 0.6-0.8, a board of die size only) were `ok` 86 times of 216 against 83.
 CALIBRATED_SHRINK_ABOVE = READ_DIE
 # Without a calibration the die is measured on a copy shrunk so that a die of SHRINK_ABOVE measures this
