@@ -267,13 +267,19 @@ class _Part:
     down: Down | None
     level: Level | None
     before: U8 | None = None  # the window of the table before the throw (read_dice), if given
+    gray_before: U8 | None = None  # ... in grey, where the grey pass took it already
 
     def plane_before(self, channel: int | None) -> U8 | None:
         """The table before's grey (channel None) or colour plane of this window, as the inverted passes take
         it (turned over), if given."""
         if self.before is None:
             return None
-        plane = cv2.cvtColor(self.before, cv2.COLOR_BGR2GRAY) if channel is None else self.before[..., channel]
+        if channel is not None:
+            plane = self.before[..., channel]
+        elif self.gray_before is not None:
+            plane = self.gray_before
+        else:
+            plane = np.asarray(cv2.cvtColor(self.before, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
         return np.ascontiguousarray(255 - plane)
 
 
@@ -478,7 +484,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         grey = LightPass((), NO_SPOTS) if light_pips else light_pass(
             gray, g_known, sub, down, level=level, pip_d=pip_d, narrow=camera is not None or grey_before is not None,
             above=camera is not None, before=grey_before)
-        parts.append(_Part(win, sub, gray, grey, [f for f in grey.faces if win.holds(f.centre)], down, level, was))
+        parts.append(_Part(win, sub, gray, grey, [f for f in grey.faces if win.holds(f.centre)], down, level, was,
+                           grey_before))
     # 1s marked by one large pip (Japanese dice: vision/darkpips.py, BIG_ONE_R), where the grey pass did not
     # find every die the throw should have. Calibrated only: uncalibrated, on the Byler photos (none of whose
     # 1s is large), the search found 1s where no die is (32 photos fewer read right, coverage 91.7% -> 87.9%).

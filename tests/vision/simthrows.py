@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+import vision.scale
 from calibration.model import Calibration
 from hardware.simcam import DICE_LOOKS, SimulatedCamera, face_up
 from vision import Verdict, read_dice
@@ -41,6 +42,13 @@ def read_at_the_pi_units_view(seed: int, kind: str = "ok", look: str = "white") 
     body, pip = DICE_LOOKS["white" if look == "japanese" else look]
     return read_where_changed(seed, kind, size=(1280, 960), die_mm=7.6, die_bgr=body, pip_bgr=pip,
                               big_one=look == "japanese")
+
+
+def read_large_dice_at_their_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calibrated dice over the working size read at their own size, as up to vision/scale.py SHRINK_ABOVE they were
+    before CALIBRATED_SHRINK_ABOVE: for tests of what the reader does with dice that large (uncalibrated, it still
+    reads them so)."""
+    monkeypatch.setattr(vision.scale, "CALIBRATED_SHRINK_ABOVE", vision.scale.SHRINK_ABOVE)
 
 
 def read_where_changed(seed: int, kind: str = "ok", **camera: Any) -> tuple[DiceReading, Any]:

@@ -174,11 +174,10 @@ def test_a_sharp_camera_with_large_dice_reads_a_six(monkeypatch: pytest.MonkeyPa
     SHRINK_ABOVE are: calibrated, they are now read shrunk, vision/scale.py), seed 9: a 6 and a 5, read where the
     table changed with the table before as the roll watcher reads them. Each of the 6's pips was a plateau, one of
     them two spots, and the throw was "no dice found"."""
-    import vision.scale
-    from tests.vision.simthrows import read_where_changed
+    from tests.vision.simthrows import read_large_dice_at_their_size, read_where_changed
     from vision import Verdict
 
-    monkeypatch.setattr(vision.scale, "CALIBRATED_SHRINK_ABOVE", vision.scale.SHRINK_ABOVE)
+    read_large_dice_at_their_size(monkeypatch)
 
     r, truth = read_where_changed(9, size=(960, 720))
     assert r.verdict is Verdict.OK, r.reason

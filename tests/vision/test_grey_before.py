@@ -12,9 +12,8 @@ from __future__ import annotations
 import pytest
 
 import vision.reader
-import vision.scale
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
-from tests.vision.simthrows import read_where_changed, sim_table
+from tests.vision.simthrows import read_large_dice_at_their_size, read_where_changed, sim_table
 from vision import Verdict, read_dice
 from vision.reading import DiceReading
 
@@ -33,7 +32,7 @@ def test_a_flat_die_beside_a_hotels_corner_is_read(seed: int, monkeypatch: pytes
     read shrunk to the working size, vision/scale.py CALIBRATED_SHRINK_ABOVE), a plain throw with a die beside the
     hotel: read right where the table changed, given the table before; refused as leaning when the grey pass is not
     given it. (Read shrunk, each is read right either way.)"""
-    monkeypatch.setattr(vision.scale, "CALIBRATED_SHRINK_ABOVE", vision.scale.SHRINK_ABOVE)
+    read_large_dice_at_their_size(monkeypatch)
     r, values = _read_960(seed)
     assert r.verdict is Verdict.OK and tuple(sorted(r.values)) == values, r.reason  # type: ignore[type-var]
 

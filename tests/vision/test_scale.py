@@ -11,7 +11,7 @@ import vision.scale
 from calibration.model import Calibration
 from hardware.simcam import SimulatedCamera
 from tests.vision.render import DieSpec, render
-from tests.vision.simthrows import read_at_the_pi_units_view, read_where_changed
+from tests.vision.simthrows import read_at_the_pi_units_view, read_large_dice_at_their_size, read_where_changed
 from vision import Verdict, read_dice
 from vision.change import changes
 from vision.reading import DiceReading, Die
@@ -109,7 +109,7 @@ def test_a_calibrated_camera_with_dice_over_the_working_size_reads_them_shrunk(s
     r, truth = read_where_changed(seed, size=size)
     assert r.verdict is Verdict.OK, r.reason
     assert sorted(r.values) == sorted(truth.values)  # type: ignore[type-var]
-    monkeypatch.setattr(vision.scale, "CALIBRATED_SHRINK_ABOVE", SHRINK_ABOVE)
+    read_large_dice_at_their_size(monkeypatch)
     r, _ = read_where_changed(seed, size=size)
     assert r.verdict is Verdict.UNREADABLE
 
