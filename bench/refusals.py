@@ -62,6 +62,10 @@ Later that day, red and black dice refused where the side face a flat die shows 
 same (flat 89 / 89 / 90, touching 82 / 85 / 90 of 90, white / red / black). Then white dice too, where the band
 keeps the board's tint rather than the die's (`nearer_hue`): one leaning, white 4 -> 0 of 180; every other row the
 same.
+2026-11-30, the tenth session: the touching pairs drawn touching, no longer into each other (tests/vision/simthrows.py
+`sim_touching`), and the crevice between two dice left to the face read beside it (vision/lean.py OTHER_EDGE): with the
+table before, touching 30 / 29 / 30 of 30 (white / red / black, seeds 20-29; 27 / 30 / 30 on the old scenes); every
+other row the same.
 Dice leaning freely, read from above (2026-11-30, `--covered 0 --sim-seeds 0 --table-seeds 0 --steep-seeds 40`),
 ours calibrated with the table before: one leaning, wrong `ok`s white 22, red 35, black 29 of 240 (leaning 15
 degrees: 20 / 22 / 20 of 80; 25: 2 / 9 / 6; 35: 0 / 4 / 3); without the table before 31 / 36 / 31; uncalibrated

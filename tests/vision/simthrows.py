@@ -123,21 +123,81 @@ def sim_touching(tilt: float, seed: int, look: str = "white") -> tuple[Any, tupl
     """Two dice lying flat and touching (or 0-15% of a side apart), seen by the simulated camera `tilt` degrees
     off vertical near the board's middle: the first turned square to the line between them half the time,
     else at random, and the second within 17 degrees of the first. Returns the frame, the two values up and the
-    table without the dice."""
+    table without the dice.
+
+    The second die lies as near the first as their footprints allow (_touching_distance), then the gap further:
+    two squares turned across the line between them touch corner first, further apart than a side (until
+    2026-11-30 the centres were a side apart whatever the turns, and 39 of seeds 0-99 drew the dice into each
+    other, by up to 8% of a face)."""
     body, pip = DICE_LOOKS[look]
     cam = SimulatedCamera(seed=0, script=[], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
     rng = np.random.default_rng(5000 + seed)
     s = cam.die_mm / 2
     p = rng.uniform(-0.4, 0.4, 2) * cam.board_mm / 2
     a = float(rng.uniform(0, 2 * math.pi))
-    q = p + np.array([math.cos(a), math.sin(a)]) * (2 * s + float(rng.uniform(0.0, 0.15)) * 2 * s)
+    gap = float(rng.uniform(0.0, 0.15)) * 2 * s
     values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
     spin = a if rng.random() < 0.5 else float(rng.uniform(0, 2 * math.pi))
     turns = (spin, spin + float(rng.uniform(-0.3, 0.3)))
-    poses = [cam.posed_die((float(c[0]), float(c[1]), s), _turn((0.0, 0.0, 1.0), t) @ face_up(v))
-             for c, v, t in zip((p, q), values, turns, strict=True)]
+    rots = [_turn((0.0, 0.0, 1.0), t) @ face_up(v) for v, t in zip(values, turns, strict=True)]
+    u = np.array([math.cos(a), math.sin(a)])
+    q = p + u * (_touching_distance(*(_footprint(r, s) for r in rots), u) + gap)
+    poses = [cam.posed_die((float(c[0]), float(c[1]), s), r) for c, r in zip((p, q), rots, strict=True)]
     frame = cam.still(poses)
     return frame, values, cam.still([])
+
+
+def sim_leaning_touching(tilt: float, seed: int, lean_deg: float, against: str = "open",
+                         look: str = "white") -> tuple[Any, tuple[int, int], Any, Calibration]:
+    """A die leaning `lean_deg` about a random horizontal axis (resting on its lowest edge, as sim_table's) and a
+    flat die touching its footprint (or up to 10% of a side further), seen by the simulated camera `tilt` degrees
+    off vertical near the board's middle: the flat die on the side of the leaning die's open side face
+    (`against="open"`), where that face's pips lie between the two top faces, or on the side its top face tips
+    towards (`"on"`). Returns the frame, the two values up (the leaning die's first), the table without the dice
+    and the camera's calibration. A throw to refuse: the pair touching was the blind side of a rule that takes
+    spots at a read face's edge for its own (vision/lean.py OTHER_EDGE)."""
+    body, pip = DICE_LOOKS[look]
+    cam = SimulatedCamera(seed=seed, script=[], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
+    rng = np.random.default_rng(9000 + seed)
+    s = cam.die_mm / 2
+    p = rng.uniform(-0.4, 0.4, 2) * cam.board_mm / 2
+    axis = float(rng.uniform(0, math.pi))
+    values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+    turns = (float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(0, 2 * math.pi)))
+    gap = float(rng.uniform(0.0, 0.1)) * 2 * s
+    th = math.radians(lean_deg)
+    leaning = _turn((math.cos(axis), math.sin(axis), 0.0), th) @ _turn((0.0, 0.0, 1.0), turns[0]) @ face_up(values[0])
+    flat = _turn((0.0, 0.0, 1.0), turns[1]) @ face_up(values[1])
+    tips = np.array([math.sin(axis), -math.cos(axis)])  # the top face tips this way; the open side faces away
+    u = -tips if against == "open" else tips
+    q = p + u * (_touching_distance(_footprint(leaning, s), _footprint(flat, s), u) + gap)
+    poses = [cam.posed_die((float(p[0]), float(p[1]), s * (math.cos(th) + math.sin(th))), leaning),
+             cam.posed_die((float(q[0]), float(q[1]), s), flat)]
+    return cam.still(poses), values, cam.still([]), cam.calibration()
+
+
+def _footprint(rot: NDArray[np.float64], s: float) -> NDArray[np.float64]:
+    """The outline (mm, x and y, its corners in order) of a die of half side `s` turned by `rot`, seen from above,
+    about its centre."""
+    cube = np.array([[x, y, z] for x in (-s, s) for y in (-s, s) for z in (-s, s)], np.float64)
+    return np.asarray(cv2.convexHull((cube @ rot.T)[:, :2].astype(np.float32))[:, 0], np.float64)
+
+
+def _touching_distance(first: NDArray[np.float64], second: NDArray[np.float64], u: NDArray[np.float64]) -> float:
+    """How far along the unit vector `u` the centre of the footprint `second` must lie from that of `first` (both
+    as corners about their centre, convex) for the two to touch without overlapping: the least distance that
+    some edge's normal separates them at (the separating axis theorem)."""
+    best = math.inf
+    for pts in (first, second):
+        for i in range(len(pts)):
+            edge = pts[(i + 1) % len(pts)] - pts[i]
+            for n in (np.array([edge[1], -edge[0]]), np.array([-edge[1], edge[0]])):
+                length = float(np.hypot(*n))
+                if length < 1e-9 or float(u @ n) / length <= 1e-6:
+                    continue
+                n = n / length
+                best = min(best, (float((first @ n).max()) - float((second @ n).min())) / float(u @ n))
+    return best
 
 
 def _turn(axis: tuple[float, float, float], angle: float) -> NDArray[np.float64]:
