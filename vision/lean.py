@@ -219,9 +219,10 @@ def _corners(o: LightFace) -> F64:
 
 
 def _gap(f: LightFace, o: LightFace) -> float:
-    """The least distance (pixels) between two faces' squares, 0 where they overlap (the nearest point of one convex
-    outline to another is one of their corners). A 1's square is turned as its edges say (darkpips._ones,
-    calibrated, where this is asked)."""
+    """The least distance (pixels) between two faces' squares: for two squares apart, the nearest points include a
+    corner of one of them; 0 where a corner lies inside the other. (Two squares crossing with no corner inside the
+    other, as two turned about one centre, measure as apart, and their spots are asked as before.) A 1's square is
+    turned as its edges say (darkpips._ones, calibrated, where this is asked)."""
     return float(min(_past(o, _corners(f)).min(), _past(f, _corners(o)).min()))
 
 
