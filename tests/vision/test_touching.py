@@ -2,9 +2,9 @@
 
 Where two white dice touch, the crevice between them is dark and pip-sized in the shade the two make, just past
 each top face's edge, where the lean check (vision/lean.py) looks for an open side face's pips. It is left to the
-face read beside it (OTHER_EDGE). The simulated touching pairs are also checked to be physically possible: until
-2026-11-30 their dice were a side apart centre to centre whatever their turns, and 39 of seeds 0-99 were drawn
-into each other.
+face read beside it (OTHER_EDGE) where the two faces nearly meet (CREVICE). The simulated touching pairs are also
+checked to be physically possible: until 2026-11-30 their dice were a side apart centre to centre whatever their
+turns, and 39 of seeds 0-99 were drawn into each other.
 """
 
 from __future__ import annotations
