@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.change import THRESHOLD
-from vision.lightface import SIDE_PER_G, Down, LightFace, clear_points
+from vision.lightface import SIDE_PER_G, Down, LightFace, clear_points, outside, square_corners
 from vision.pips import Candidates, sample
 from vision.reading import Die
 from vision.rim import CLEAR
@@ -188,34 +188,18 @@ CREVICE = 0.2
 
 def _at_other_faces(f: LightFace, xy: F64, faces: list[LightFace]) -> NDArray[np.bool_]:
     """Which points `xy` lie on another read face or within OTHER_EDGE of a side past its edge, where that face
-    lies within CREVICE of a side of `f`. Past a 1 the points are measured from the circle any turn of it fits in
-    (1.22 half sides), as lean_check asks a 1's turn no closer than half a ONE_STEP."""
+    lies within CREVICE of a side of `f` (_gap). Past a 1 the points are measured from the circle any turn of it
+    fits in (1.22 half sides), as lean_check asks a 1's turn no closer than half a ONE_STEP."""
     at = np.zeros(len(xy), bool)
     for o in faces:
         if o is f or o.value is None or _gap(f, o) > CREVICE * f.side:
             continue
-        past = _past(o, xy, 1.22)
+        if o.value == 1:
+            past = np.hypot(xy[:, 0] - o.centre[0], xy[:, 1] - o.centre[1]) - 1.22 * 0.5 * o.side
+        else:
+            past = outside(xy, square_corners(o.centre, o.side, o.theta))
         at |= past <= OTHER_EDGE * o.side
     return at
-
-
-def _past(o: LightFace, xy: F64, one: float | None = None) -> F64:
-    """How far (pixels) each point lies past the face `o`'s outline (0 on it): its square, or with `one`, for a 1,
-    a circle of `one` half sides."""
-    rel = xy - np.array(o.centre)
-    half = 0.5 * o.side
-    if o.value == 1 and one is not None:
-        return np.asarray(np.maximum(np.hypot(rel[:, 0], rel[:, 1]) - one * half, 0.0), np.float64)
-    cth, sth = np.cos(o.theta), np.sin(o.theta)
-    uv = np.abs(rel @ np.array([[cth, -sth], [sth, cth]]))
-    return np.asarray(np.hypot(np.maximum(uv[:, 0] - half, 0.0), np.maximum(uv[:, 1] - half, 0.0)), np.float64)
-
-
-def _corners(o: LightFace) -> F64:
-    half = 0.5 * o.side
-    cth, sth = np.cos(o.theta), np.sin(o.theta)
-    unit = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]]) * half
-    return np.asarray(np.array(o.centre) + unit @ np.array([[cth, sth], [-sth, cth]]), np.float64)
 
 
 def _gap(f: LightFace, o: LightFace) -> float:
@@ -223,7 +207,8 @@ def _gap(f: LightFace, o: LightFace) -> float:
     corner of one of them; 0 where a corner lies inside the other. (Two squares crossing with no corner inside the
     other, as two turned about one centre, measure as apart, and their spots are asked as before.) A 1's square is
     turned as its edges say (darkpips._ones, calibrated, where this is asked)."""
-    return float(min(_past(o, _corners(f)).min(), _past(f, _corners(o)).min()))
+    a, b = (square_corners(x.centre, x.side, x.theta) for x in (f, o))
+    return float(min(outside(a, b).min(), outside(b, a).min()))
 
 
 def _past_footprint(rel: F64, dv: F64, to_face: F64, side: float) -> F64:

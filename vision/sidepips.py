@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from vision.darkpips import KERNEL_PER_DIAM, PIP_D_PER_G
 from vision.lean import Silhouettes
-from vision.lightface import SIDE_PER_G, Down
+from vision.lightface import SIDE_PER_G, Down, outside, square_corners
 from vision.pips import black_hat, odd
 from vision.reading import Die
 from vision.rim import square_turn
@@ -421,7 +421,7 @@ def hidden_near_side(frame: U8, before: U8, face: tuple[tuple[float, float], flo
         pts = np.column_stack([xs, ys]).astype(np.float64)
         clear = np.ones(len(ys), bool)
         for o in others:
-            clear &= _outside(pts, _outline(o.center, o.size or die, o.turn, down)) > OTHER_DIE * die
+            clear &= outside(pts, _outline(o.center, o.size or die, o.turn, down)) > OTHER_DIE * die
         ys, xs = ys[clear], xs[clear]
     # ... and not of the die's colour before (for white dice: of a hue apart from it).
     fresh = ~had_colour(before, ys, xs, body) if light_pips else hue_apart(before[ys, xs].astype(np.float32), body,
@@ -470,11 +470,11 @@ class _Band:
         if not keep.any():
             return keep
         pts = np.column_stack([xs[keep] + self.off[0], ys[keep] + self.off[1]]).astype(np.float64)
-        past = _outside(pts, self.hull)
+        past = outside(pts, self.hull)
         near = (past >= BAND[0] * side) & (past <= BAND[1] * side)
         for hull in self.others:
             if near.any():
-                near &= _outside(pts, hull) > OTHER_DIE * side
+                near &= outside(pts, hull) > OTHER_DIE * side
         keep[keep] = near
         return keep
 
@@ -490,22 +490,7 @@ def _along_axes(xs: NDArray[np.intp], ys: NDArray[np.intp], centre: tuple[float,
 def _outline(centre: tuple[float, float], side: float, turn: float, down: Down) -> F64:
     """A flat die's outline as the camera sees it (a convex polygon, frame pixels): its top face of `side` at
     `centre`, turned by `turn`, swept along `down` (its side faces)."""
-    c, s = math.cos(turn), math.sin(turn)
-    corners = np.array(centre) + (0.5 * side) * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ np.array(
-        [[c, s], [-s, c]])
+    corners = square_corners(centre, side, turn)
     dv = np.array(down(centre), np.float64)
     return np.asarray(cv2.convexHull(np.vstack([corners, corners + dv]).astype(np.float32)).reshape(-1, 2),
                       np.float64)
-
-
-def _outside(pts: F64, hull: F64) -> F64:
-    """Each point's distance (pixels) outside the convex polygon `hull` (0 inside it)."""
-    a = hull
-    e = np.concatenate([hull[1:], hull[:1]]) - a  # (m, 2) edges
-    rel = pts[:, None, :] - a[None, :, :]  # (n, m, 2)
-    along = rel[..., 0] * e[None, :, 0] + rel[..., 1] * e[None, :, 1]  # ((rel * e).sum(axis=2), elementwise)
-    t = np.clip(along / np.maximum((e * e).sum(axis=1), 1e-12)[None], 0.0, 1.0)
-    d = np.hypot(rel[..., 0] - t * e[None, :, 0], rel[..., 1] - t * e[None, :, 1]).min(axis=1)
-    cross = e[None, :, 0] * rel[..., 1] - e[None, :, 1] * rel[..., 0]
-    inside = (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
-    return np.asarray(np.where(inside, 0.0, d), np.float64)

@@ -14,11 +14,11 @@ from vision.bodies import _floored_median_multiple, measure_die_size, segment
 from vision.darkpips import _ONE_ANGLES, _one_per_spot
 from vision.faces import _patch, motion_smear
 from vision.layout import LAYOUTS, _skew, fit_layout, skew_of
+from vision.lightface import outside
 from vision.pips import Candidates, _diameters, sample
 from vision.pipshape import INNER, PATCH, PIP_R, _median_u8, face_patch, pip_moments, squash_of
 from vision.rim import face_extent, first_extent, medians_without
 from vision.scene import _MEDIAN_ABS, _NOISE_MASK, noise_sigma
-from vision.sidepips import _outside
 from vision.silhouette import DARK_BODY, DARK_SLACK, SAME_HUE, SHADE, WINDOW, Silhouette
 
 
@@ -336,7 +336,7 @@ def test_outside_measures_the_distance_to_a_convex_hull() -> None:
         hull = cv2.convexHull(rng.uniform(0, 60, (8, 2)).astype(np.float32)).reshape(-1, 2).astype(np.float64)
         pts = rng.uniform(-20, 80, (50, 2))
         want = [max(0.0, -cv2.pointPolygonTest(hull.astype(np.float32), (float(x), float(y)), True)) for x, y in pts]
-        assert _outside(pts, hull) == pytest.approx(want, abs=1e-3)
+        assert outside(pts, hull) == pytest.approx(want, abs=1e-3)
 
 
 def _pip_moments_first_form(bgr: np.ndarray, centre: tuple[float, float], side: float, theta: float,
