@@ -14,7 +14,7 @@ from hardware import store
 from hardware.service import TableRegistry, TableService, auto_decision, wait_until
 from hardware.simcam import SimulatedCamera
 from hardware.sources import SourceError, SourceLost
-from tests.conftest import free_port
+from tests.web.conftest import LiveServer
 from vision.watcher import Frame
 from web import create_app
 
@@ -72,49 +72,47 @@ def test_camera_loss_keeps_the_table_playing(tmp_path: Path) -> None:
     svc = TableService(db, table_id="loss", players=["A", "B"], seed=3, clerk_pin="2468", source=source,
                        reader="sim-truth", auto_clerk=True, auto_clerk_delay_s=0.0)
     app = create_app({"TESTING": True}, registry=TableRegistry([svc]))
-    from waitress import create_server
+    # LiveServer stops waitress's loop before closing its sockets: closed under a running select(), they
+    # raised "Bad file descriptor" in the server's thread at this test's end now and then.
+    with LiveServer(app) as live:
+        base = f"{live.url}/api/tables/loss"
+        svc.start()
+        try:
+            assert wait_until(lambda: _camera_rolls(db, svc, applied=True) >= 2, 60)
 
-    server: Any = create_server(app, host="127.0.0.1", port=free_port(), threads=8)
-    base = f"http://127.0.0.1:{server.effective_port}/api/tables/loss"
-    web = threading.Thread(target=server.run, daemon=True)
-    web.start()
-    svc.start()
-    try:
-        assert wait_until(lambda: len([r for r in _rolls(db, svc) if r.source == "camera" and r.applied]) >= 2, 60)
+            source.gone.set()
+            assert wait_until(lambda: not get(base + "/state")["table"]["camera"]["ok"], 10)
+            status = get(base + "/state")["table"]["camera"]
+            assert "lost" in status["message"] and "by hand" in status["message"]
+            assert status["kind"] == "lost" and status["detail"] and status["detail"] in status["message"]
+            camera_rolls = _camera_rolls(db, svc)
 
-        source.gone.set()
-        assert wait_until(lambda: not get(base + "/state")["table"]["camera"]["ok"], 10)
-        status = get(base + "/state")["table"]["camera"]
-        assert "lost" in status["message"] and "by hand" in status["message"]
-        assert status["kind"] == "lost" and status["detail"] and status["detail"] in status["message"]
-        camera_rolls = len([r for r in _rolls(db, svc) if r.source == "camera"])
+            # Meanwhile the clerk types the rolls: answer any decision first (the automatic clerk does), then roll.
+            assert wait_until(lambda: auto_decision(svc.state()) is None, 10)
+            seq = svc.seq
+            code, body = post(base + "/commands", {"type": "roll", "dice": [2, 3]}, "2468")
+            assert code == 200, body
+            assert body["state"]["table"]["last_roll"]["source"] == "clerk"
+            assert body["events"][0]["seq"] == seq + 1
+            time.sleep(0.5)
+            assert _camera_rolls(db, svc) == camera_rolls  # nothing read
 
-        # Meanwhile the clerk types the rolls: answer any decision first (the automatic clerk does), then roll.
-        assert wait_until(lambda: auto_decision(svc.state()) is None, 10)
-        seq = svc.seq
-        code, body = post(base + "/commands", {"type": "roll", "dice": [2, 3]}, "2468")
-        assert code == 200, body
-        assert body["state"]["table"]["last_roll"]["source"] == "clerk"
-        assert body["events"][0]["seq"] == seq + 1
-        time.sleep(0.5)
-        assert len([r for r in _rolls(db, svc) if r.source == "camera"]) == camera_rolls  # nothing read
-
-        source.gone.clear()
-        assert wait_until(lambda: get(base + "/state")["table"]["camera"]["ok"], 10)
-        status = get(base + "/state")["table"]["camera"]
-        assert "back" in status["message"] and status["kind"] == "back" and not status["detail"]
-        assert wait_until(lambda: len([r for r in _rolls(db, svc) if r.source == "camera" and r.applied])
-                          >= camera_rolls + 2, 60), "camera throws are read again after it came back"
-        assert source.opens >= 2
-        events = get(base + "/events")
-        assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
-        assert {"camera", "clerk", "system"} <= {e["source"] for e in events}
-    finally:
-        svc.stop()
-        server.close()
-        db.dispose()
+            source.gone.clear()
+            assert wait_until(lambda: get(base + "/state")["table"]["camera"]["ok"], 10)
+            status = get(base + "/state")["table"]["camera"]
+            assert "back" in status["message"] and status["kind"] == "back" and not status["detail"]
+            assert wait_until(lambda: _camera_rolls(db, svc, applied=True) >= camera_rolls + 2, 60), \
+                "camera throws are read again after it came back"
+            assert source.opens >= 2
+            events = get(base + "/events")
+            assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+            assert {"camera", "clerk", "system"} <= {e["source"] for e in events}
+        finally:
+            svc.stop()
+    db.dispose()
 
 
-def _rolls(db: Any, svc: TableService) -> list[store.RollRow]:
+def _camera_rolls(db: Any, svc: TableService, *, applied: bool = False) -> int:
     with store.session_scope(db) as s:
-        return store.list_rolls(s, game_id=svc.game_id)
+        rolls = store.list_rolls(s, game_id=svc.game_id)
+    return sum(1 for r in rolls if r.source == "camera" and (r.applied or not applied))
