@@ -190,6 +190,11 @@ def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead,
     col = read_colour_face(frame, *blob, dark_pips=dark_pips, valleys=valleys)
     if col.value is not None and lab.value is not None and col.value != lab.value:
         return Face(None, 0.0, "the face's pips read two ways", col.pips)
+    if col.value is not None and hard(lab.reason) and not (n.value == col.value and net_sure(n, NET_ACCEPT)):
+        # The Lab reader measured the top face at a slant (M.DICE.2): the colour reader's value overrules that
+        # only where the net is sure of the same value. A red 6 leaning 53 degrees (bench/refusals.py, squash
+        # 0.6, turned 70) was read a 4 from four of its pips, the net backing 4 at 0.52 only.
+        return Face(None, 0.0, lab.reason, col.pips)
     if col.value is not None:
         return col
     return lab
@@ -511,7 +516,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
                 known = p.grey.floors if channel is None and not light_pips else None
                 more = light_pass(np.ascontiguousarray(255 - plane), g_known, None, p.down, ones=light_ones,
                                   level=p.level, pip_d=pip_d, colour=p.bgr, before=p.plane_before(channel),
-                                  floors=known, narrow=camera is not None, above=camera is not None).faces
+                                  floors=known, narrow=camera is not None, above=camera is not None,
+                                  others=p.faces).faces
                 p.faces += [f for f in more if p.win.holds(f.centre) and all(
                     np.hypot(f.centre[0] - o.centre[0], f.centre[1] - o.centre[1]) >= 0.8 * max(f.side, o.side)
                     for o in p.faces)]
