@@ -16,6 +16,7 @@ Board lettering, grid lines and coloured pieces carry no legal layout of round s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -192,7 +193,8 @@ class LightPass:
 def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
                down: Down | None = None, ones: bool = True, level: Level | None = None,
                pip_d: float | None = None, colour: U8 | None = None, before: U8 | None = None,
-               floors: tuple[float, float] | None = None, narrow: bool = False, above: bool = False) -> LightPass:
+               floors: tuple[float, float] | None = None, narrow: bool = False, above: bool = False,
+               others: Sequence[LightFace] = ()) -> LightPass:
     """Faces of light dice with dark pips. `g_known`: the calibrated pitch in pixels of `gray`, if any;
     else `pip_d`, a pip's diameter in pixels (the reader's, vision/reader.py), else one from the frame's
     size (frame_pip_d).
@@ -211,7 +213,8 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     pass's: the noise estimate is blind to the image's sign). `narrow` (with `down`): the lean check also looks
     for a narrow side face's oval pips (vision/lean.py `_narrow_side`), as the reader asks where it reads a frame
     from above (vision/oblique.py). `above` (calibrated): the frame is read from above, where a 4's or a 5's grid
-    is held to MAX_SKEW_ABOVE.
+    is held to MAX_SKEW_ABOVE. `others`: the faces earlier passes read in the same image, whose pips and crevices the
+    lean check leaves to them as it does this pass's own faces'.
     """
     pip_d = PIP_D_PER_G * g_known if g_known else pip_d or frame_pip_d(gray.shape[1], gray.shape[0])
     floor, edge = floors or noise_floors(gray)
@@ -237,7 +240,8 @@ def light_pass(gray: U8, g_known: float | None, bgr: U8 | None = None,
     faces = _resolve(faces)
     if down is not None:
         old = None if before is None else SpotsBefore(before, odd(KERNEL_PER_DIAM * pip_d))
-        faces = [lean_check(f, c, oval, faces, down, colour, old, narrow_spots, bgr) for f in faces]
+        read = faces + list(others)
+        faces = [lean_check(f, c, oval, read, down, colour, old, narrow_spots, bgr) for f in faces]
     return LightPass(tuple(faces), c, merged, oval, (floor, edge))
 
 
