@@ -9,9 +9,9 @@ two dice, by ours calibrated (the product: a die size and a board; the simulated
 with its homography), ours uncalibrated (`tableside read` on a photo) and the peer (bench/peer_blobcluster.py).
 Printed per kind of scene: `ok`s, wrong `ok`s (an `ok` whose values are not the scene's, or an `ok` for a
 throw that must be refused), how many of those gave values other than the scene's ("values wrong", "misread":
-a leaning die accepted with the value its top face shows breaks M.DICE.2's re-roll, but moves no piece wrongly)
-and right verdicts. A leaning die's value is the face up before it leaned, which stays its top face up to 45
-degrees.
+a leaning die accepted with the value its top face shows breaks M.DICE.2's re-roll, but moves no piece wrongly;
+"-" where a scene's value is not known, as the simulated camera's leaning die's) and right verdicts. A leaning
+die's value is the face up before it leaned, which stays its top face up to 45 degrees.
 
 - a die partly covered (tests/vision/test_dicenet.py's scenes: a block over 20-60% of one die, five
   colours): the values shown are a legal face more often than not, so a reader that trusts the visible pips
@@ -139,6 +139,7 @@ class Tally:
     def __init__(self, title: str, before: bool = False) -> None:
         names = [*readers(TABLE), *([BEFORE] if before else [])]
         self.title, self.n, self.rows = title, 0, {name: [0, 0, 0, 0] for name in names}
+        self.unknown = False  # a scene with a value not known (the simulated camera's leaning die): no misreads told
 
     def add(self, cal: Calibration, frame: Frame, values: tuple[int | None, ...], should_ok: bool,
             before: Frame | None = None) -> None:
@@ -151,12 +152,14 @@ class Tally:
             row[0] += ok
             row[1] += ok and (not should_ok or not same)
             row[2] += (ok and same) if should_ok else not ok
-            row[3] += ok and not same
+            row[3] += ok and not same and None not in values
+        self.unknown |= None in values
 
     def show(self) -> None:
         print(f"{self.title} ({self.n} scenes):")
         for name, (ok, wrong, right, misread) in self.rows.items():
-            print(f"  {name}: ok {ok}, wrong ok {wrong} (values wrong {misread}), verdict right {right}")
+            told = "-" if self.unknown else misread
+            print(f"  {name}: ok {ok}, wrong ok {wrong} (values wrong {told}), verdict right {right}")
 
 
 def covered(n: int) -> None:
