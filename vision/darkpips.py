@@ -386,7 +386,8 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
     mask = np.bitwise_or.reduceat(bits, start)
     count = np.add.reduceat(on_grid.astype(np.int64), start)
     legal = (_LEGAL_COUNT[mask] == count) & (np.add.reduceat(stray.astype(np.int64), start) == 0)
-    legal[legal & (count == 2)] = ~_pair_spoilt(resp, c, i, j, centre, rot, legal & (count == 2))
+    legal[legal & (count == 2)] = ~_pair_spoilt(resp, c, i, j, centre, rot, legal & (count == 2),
+                                                bool(g_known) and not above)
     out: list[LightFace] = []
     seen: set[tuple[int, ...]] = set()
     end = np.append(start[1:], len(h))
@@ -419,7 +420,7 @@ def _near(z: NDArray[np.complex128], centre: NDArray[np.complex128],
 
 
 def _pair_spoilt(resp: U8, c: Candidates, i: NDArray[np.int64], j: NDArray[np.int64], centre: NDArray[np.complex128],
-                 rot: NDArray[np.complex128], pair: NDArray[np.bool_]) -> NDArray[np.bool_]:
+                 rot: NDArray[np.complex128], pair: NDArray[np.bool_], near: bool = False) -> NDArray[np.bool_]:
     """For the proposals `pair` that are a 2 (spots i and j alone on their grid): which _check would refuse
     for something dark in an empty cell or on the face, found for all of them at once: most 2s proposed are
     refused so (on Byler, half of all the faces checked, each a layout fit and two samplings).
@@ -427,7 +428,8 @@ def _pair_spoilt(resp: U8, c: Candidates, i: NDArray[np.int64], j: NDArray[np.in
     A 2's fit is the pair's own grid (centre the midpoint, pitch and axes from the diagonal) to rounding,
     a billionth of a pixel, so every point _check samples there lies within a pixel of the same point of
     the proposal's grid, and the least response within a pixel of a point is at most what _check reads
-    there. Refusing where that least response is already too much refuses only what _check refuses."""
+    there. Refusing where that least response is already too much refuses only what _check refuses. `near`: the
+    lattice _check samples calibrated near overhead (_LATTICE_CAL)."""
     h = np.nonzero(pair)[0]
     if h.size == 0:
         return np.zeros(0, bool)
@@ -440,7 +442,7 @@ def _pair_spoilt(resp: U8, c: Candidates, i: NDArray[np.int64], j: NDArray[np.in
     pts = (cells[:, :, None] + _NEIGHBOURS[None, None, :] * step[:, :, None]).reshape(len(h), -1)
     # The lattice points clear of both pips by a hundredth of a pixel more than _check asks: clear in its
     # fit too (the rest may be left out: fewer points only refuse less).
-    lat = cen[:, None] + _LATTICE_Z[None, :] * to_img[:, None]  # (H, 81)
+    lat = cen[:, None] + (_LATTICE_CAL_Z if near else _LATTICE_Z)[None, :] * to_img[:, None]  # (H, 81 or 77)
     zi = (c.xy[i[h], 0] + 1j * c.xy[i[h], 1])[:, None]
     zj = (c.xy[j[h], 0] + 1j * c.xy[j[h], 1])[:, None]
     clear = 1.5 * np.maximum(c.radius[i[h]], c.radius[j[h]])[:, None] + 1.5 + 0.01
@@ -485,7 +487,8 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
     # Nothing else dark anywhere on the face: a dense lattice over the face, away from the pips found,
     # must stay below the same share (merged or missed pips of a bigger face, letters, a crease).
     cth, sth = np.cos(fit.theta), np.sin(fit.theta)
-    lat = np.array(fit.centre) + (_LATTICE * g) @ np.array([[cth, sth], [-sth, cth]])
+    grid = _LATTICE_CAL if g_known and not above else _LATTICE
+    lat = np.array(fit.centre) + (grid * g) @ np.array([[cth, sth], [-sth, cth]])
     dpip = np.hypot(lat[:, None, 0] - pts[None, :, 0], lat[:, None, 1] - pts[None, :, 1]).min(axis=1)
     rpip = float(c.radius[members].max())
     # A pip's response has tails: half-width radius r, so stay 1.5 r + 1.5 px clear (under a pitch).
@@ -585,7 +588,14 @@ _LATTICE = np.array([(a, b) for a in np.linspace(-1.6, 1.6, 9) for b in np.linsp
 # lattice's corners, turned 45 degrees against the die, lie beyond its top face (half-side ~1.9 pitches) on
 # a side face, whose pips then spoiled every 1 seen at a slant (the simulated camera's, away from the centre).
 _DISC = _LATTICE[np.hypot(_LATTICE[:, 0], _LATTICE[:, 1]) <= 1.6 + 1e-9]
+# Calibrated near overhead, without its four corners (2.26 pitches out, 0.83 of the way to the face's corner): there
+# a die touching this one corner first makes the dark crevice between them, which had refused the face (the Pi unit's
+# view, white pairs touching, seeds 20-59 at 0, 8 and 18 degrees: 109 -> 112 of 120 read). Uncalibrated the pitch is
+# not held to a known size, and a face fitted at a wrong one needs the corners' guard; read from above (35-45 degrees)
+# they keep a flat die's side face from being read as a die (a white pair at 45 degrees, seed 28: "found 4 dice").
+_LATTICE_CAL = _LATTICE[np.hypot(_LATTICE[:, 0], _LATTICE[:, 1]) <= 2.0 + 1e-9]
 _LATTICE_Z = _LATTICE[:, 0] + 1j * _LATTICE[:, 1]
+_LATTICE_CAL_Z = _LATTICE_CAL[:, 0] + 1j * _LATTICE_CAL[:, 1]
 # A lone pip's radius over the pitch, when no face of several pips gives the pitch (Byler 1s: ~0.25-0.3).
 ONE_R_PER_G = 0.3
 # A lone pip's face reaches this many pitches from its centre along its axes: a little short of the face's
