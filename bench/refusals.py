@@ -74,7 +74,9 @@ rendered red 6 leaning about 53 degrees read a 4 with a die size and a board; a 
 Lab reader's slant unless the net is sure of its value (vision/reader.py `_read_body`): a leaning die of each value,
 calibrated 83 -> 73 of 216 (values wrong 1 -> 0), uncalibrated 78 -> 75; and a light-pip pass's lean check leaves
 the faces earlier passes read to them (vision/darkpips.py `others`): red touching 27 -> 28 and, with the table
-before, 29 -> 30 of 30. Every other row the same.
+before, 29 -> 30 of 30. Every other row the same. Then the pip pass's lattice without its corners, calibrated near
+overhead (vision/darkpips.py `_LATTICE_CAL`; that red pair then reads with or without `others`): every row the same,
+and with `--steep-seeds 20` too.
 Dice leaning freely, read from above (2026-11-30, `--covered 0 --sim-seeds 0 --table-seeds 0 --steep-seeds 40`),
 ours calibrated with the table before: one leaning, wrong `ok`s white 22, red 35, black 29 of 240 (leaning 15
 degrees: 20 / 22 / 20 of 80; 25: 2 / 9 / 6; 35: 0 / 4 / 3); without the table before 31 / 36 / 31; uncalibrated
