@@ -387,7 +387,7 @@ def _proposals(gray: U8, c: Candidates, resp: U8, g_known: float | None,
     count = np.add.reduceat(on_grid.astype(np.int64), start)
     legal = (_LEGAL_COUNT[mask] == count) & (np.add.reduceat(stray.astype(np.int64), start) == 0)
     legal[legal & (count == 2)] = ~_pair_spoilt(resp, c, i, j, centre, rot, legal & (count == 2),
-                                                bool(g_known) and not above)
+                                                _cut_corners(g_known, above))
     out: list[LightFace] = []
     seen: set[tuple[int, ...]] = set()
     end = np.append(start[1:], len(h))
@@ -487,7 +487,7 @@ def _check(gray: U8, c: Candidates, resp: U8, members: NDArray[np.int64], g_know
     # Nothing else dark anywhere on the face: a dense lattice over the face, away from the pips found,
     # must stay below the same share (merged or missed pips of a bigger face, letters, a crease).
     cth, sth = np.cos(fit.theta), np.sin(fit.theta)
-    grid = _LATTICE_CAL if g_known and not above else _LATTICE
+    grid = _LATTICE_CAL if _cut_corners(g_known, above) else _LATTICE
     lat = np.array(fit.centre) + (grid * g) @ np.array([[cth, sth], [-sth, cth]])
     dpip = np.hypot(lat[:, None, 0] - pts[None, :, 0], lat[:, None, 1] - pts[None, :, 1]).min(axis=1)
     rpip = float(c.radius[members].max())
@@ -596,6 +596,13 @@ _DISC = _LATTICE[np.hypot(_LATTICE[:, 0], _LATTICE[:, 1]) <= 1.6 + 1e-9]
 _LATTICE_CAL = _LATTICE[np.hypot(_LATTICE[:, 0], _LATTICE[:, 1]) <= 2.0 + 1e-9]
 _LATTICE_Z = _LATTICE[:, 0] + 1j * _LATTICE[:, 1]
 _LATTICE_CAL_Z = _LATTICE_CAL[:, 0] + 1j * _LATTICE_CAL[:, 1]
+
+
+def _cut_corners(g_known: float | None, above: bool) -> bool:
+    """Whether a face's lattice leaves out its corners (_LATTICE_CAL): calibrated, not read from above. _check and
+    its 2s' pre-check (_pair_spoilt) must ask the same lattice."""
+    return bool(g_known) and not above
+
 # A lone pip's radius over the pitch, when no face of several pips gives the pitch (Byler 1s: ~0.25-0.3).
 ONE_R_PER_G = 0.3
 # A lone pip's face reaches this many pitches from its centre along its axes: a little short of the face's
