@@ -33,6 +33,7 @@ from vision.pips import black_hat, odd
 from vision.reading import Die
 from vision.rim import square_turn
 from vision.silhouette import (
+    SAME_HUE,
     SHADOW,
     Silhouette,
     a_shade,
@@ -265,9 +266,27 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
         _, (rw, rh), _ = cv2.minAreaRect(np.column_stack([px, py]).astype(np.float32))
         if max(rw, rh) > SPOT_LONG * side:
             continue
-        if dark[py, px][int(np.argmin(now[py, px]))] and _ringed(spot, dark):
+        if dark[py, px][int(np.argmin(now[py, px]))] and _ringed(spot, dark) and not (
+                not light_pips and _print_in_shade(frame, before, py + y0, px + x0, dark[py, px],
+                                                   frame[y0 + fy[on], x0 + fx[on]][grey <= as_pip])):
             return True
     return False
+
+
+def _print_in_shade(frame: U8, before: U8, ys: NDArray[np.intp], xs: NDArray[np.intp], dark: NDArray[np.bool_],
+                    pips: U8) -> bool:
+    """Whether a dark spot (frame rows `ys`, columns `xs`; `dark`: its pixels as dark as a pip) is coloured print
+    in a deep shadow rather than a pip (`pips`: the die's top face's pixels as dark as a pip, BGR, N x 3): its dark
+    pixels' mean colour keeps the hue of theirs before the throw (within SAME_HUE, and nearer it than the pips'),
+    and that hue is further than SAME_HUE from the pips' (so that a pip is never a shade of it). Two white dice
+    touching on the board's red print darken it in their crevice to 0.36-0.4 of its light, past DARKER, but it
+    stays red (the Pi unit's view: (15, 13, 71) where it was (41, 40, 200)); a side face's pip is black, whatever
+    lies under the die."""
+    now = frame[ys[dark], xs[dark]].astype(np.float32).mean(axis=0, keepdims=True)
+    was = before[ys[dark], xs[dark]].astype(np.float32).mean(axis=0, keepdims=True)
+    # (A level more, so that a pip drawn pure black has grey's hue.)
+    pip = pips.astype(np.float32).mean(axis=0) + np.float32(1.0)
+    return bool(hue_apart(was, pip, SAME_HUE)[0] and same_hue(now, was)[0] and nearer_hue(now, was, pip)[0])
 
 
 def refuse_new_body(frame: U8, before: U8, dice: list[Die], problems: list[str], down: Down, die: float,

@@ -181,6 +181,28 @@ def test_a_side_face_pip_over_a_stroke_of_print_is_new(monkeypatch: pytest.Monke
     assert _refused(shadowed, before, _die(shadowed.copy()))
 
 
+def test_coloured_print_in_a_deep_shadow_keeps_its_hue_and_is_no_pip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A red bar wider than the black-hat past the die's edge, a pip-sized patch of it darkened to 0.35 of its light
+    (the crevice where two white dice touching on red print shade it: past DARKER, as dark as a pip, grown since
+    before, ringed by the lighter bar): it stays red, a shade of the print, and is no pip (the Pi unit's view, white
+    touching pairs, seeds 20-59 at 0, 8 and 18 degrees: 112 -> 118 of 120 read). A black pip on the same bar is one;
+    and the shade is taken for one without the rule."""
+    x, y, h = int(CENTRE[0]), int(CENTRE[1]), int(SIDE / 2)
+    before = _table()
+    before[y - 40:y + 40, x + h:x + h + 60] = (40, 40, 200)  # a red bar (grey 88)
+    patch = (slice(y - 3, y + 4), slice(x + h + 5, x + h + 12))
+    shaded = before.copy()
+    die = _die(shaded)
+    shaded[patch] = (before[patch] * 0.35).astype(np.uint8)  # (14, 14, 70)
+    assert not _refused(shaded, before, die)
+    pip = before.copy()
+    die = _die(pip)
+    pip[patch] = 25
+    assert _refused(pip, before, die)
+    monkeypatch.setattr(sidepips, "_print_in_shade", lambda *_a: False)
+    assert _refused(shaded, before, _die(shaded.copy()))
+
+
 def test_light_pips_are_asked_the_same_with_the_grey_levels_turned_over() -> None:
     """A dark die with light pips on a dark board (the synthetic frames turned over): its side face's light pip,
     new since before, refuses it; where before is black (not known), nothing is new, turned over or not."""
