@@ -19,7 +19,7 @@ from vision.lightface import SIDE_PER_G, Down, LightFace, clear_points, outside,
 from vision.pips import Candidates, sample
 from vision.reading import Die
 from vision.rim import CLEAR
-from vision.silhouette import Silhouette, known_before, of_colour
+from vision.silhouette import SAME_HUE, Silhouette, hue_apart, known_before, nearer_hue, of_colour, same_hue
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -319,7 +319,7 @@ ACROSS = 0.25
 
 def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Down, die: float,
                       colour: tuple[int, int, int], sils: Silhouettes | None = None,
-                      before: U8 | None = None) -> None:
+                      before: U8 | None = None, pip: tuple[int, int, int] | None = None) -> None:
     """Near overhead, dice with light pips on a dark or coloured body (their look calibrated as `colour`):
     refuse (in place) every die read whose silhouette shows a side face open beside its top face.
 
@@ -344,6 +344,7 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
     refused at the Pi unit's view: docs/vision.md, "Red dice on the board's print of their colour")."""
     sils = sils or Silhouettes(frame, die, colour)
     body = np.array(colour, np.float32)
+    pips = None if pip is None else np.array(pip, np.float32) + np.float32(1.0)  # (a black pip has grey's hue)
     for i, d in enumerate(dice):
         if d.value is None:
             continue
@@ -383,23 +384,29 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
                     # lighter than the print, or unlike the board in a gap of the print. The print's own holes
                     # are not: its gaps as they were, and its specks (its pixels at the edge of the die's hue,
                     # with the sensor's noise, and in the die's shadow) no lighter than the print.
-                    holes = holes[~_print_holes(frame, before, np.rint(holes).astype(np.intp), body)]
+                    holes = holes[~_print_holes(frame, before, np.rint(holes).astype(np.intp), body, pips)]
             if len(holes) >= SIDE_PIP * side * side:
                 dice[i] = replace(d, value=None, confidence=0.0)
                 problems[i] = "cocked: a side face shows beside the top face (the die's body goes on past it)"
                 break
 
 
-def _print_holes(frame: U8, before: U8, xy: NDArray[np.intp], body: NDArray[np.float32]) -> NDArray[np.bool_]:
+def _print_holes(frame: U8, before: U8, xy: NDArray[np.intp], body: NDArray[np.float32],
+                 pip: NDArray[np.float32] | None = None) -> NDArray[np.bool_]:
     """Whether each pixel (`xy`: frame columns and rows) is as it was before the throw (no channel moved by the
     roll watcher's change), or was of the die's colour `body` then and is no lighter now by that much (a light
-    pip lying there would be)."""
+    pip lying there would be), or (with the pips' calibrated colour `pip`) keeps the hue it had, a hue further than
+    SAME_HUE from the pips' and nearer its own than theirs: the print in the die's shadow, where a pip would show
+    the pips' colour (as sidepips._print_in_shade asks of dark pips)."""
     now = frame[xy[:, 1], xy[:, 0]].astype(np.float32)
     was = before[xy[:, 1], xy[:, 0]].astype(np.float32)
     same = np.abs(now - was).max(axis=-1) <= THRESHOLD
     grey = np.array([0.114, 0.587, 0.299], np.float32)  # (BGR: OpenCV's luma weights)
     lighter = now @ grey > was @ grey + THRESHOLD
-    return np.asarray(same | ((of_colour(was, body) > 0) & ~lighter), bool)
+    known = same | ((of_colour(was, body) > 0) & ~lighter)
+    if pip is not None:
+        known |= hue_apart(was, pip, SAME_HUE) & same_hue(now, was) & nearer_hue(now, was, pip)
+    return np.asarray(known, bool)
 
 
 class Silhouettes:

@@ -600,7 +600,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         # check's pips: its body (vision/lean.py).
         sils = Silhouettes(frame, hint or unit, calibration.die_color_bgr)
         refuse_open_sides(frame, dice, problems, cam.down, hint or unit, calibration.die_color_bgr, sils,
-                          before)
+                          before, calibration.pip_color_bgr)
     if cam is not None and before is not None:
         # ... and from the table before the throw: the side face's pips are new there (white dice, whose side
         # face the board hides, and the rest). Read from above too (the simulated camera 35 degrees off vertical,

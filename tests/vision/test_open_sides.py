@@ -9,8 +9,8 @@ import pytest
 
 from calibration.model import Calibration
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
-from tests.vision.simthrows import sim_table, sim_touching
-from vision import Verdict, read_dice
+from tests.vision.simthrows import read_at_the_pi_units_view, sim_table, sim_touching
+from vision import Verdict, lean, read_dice
 from vision.lean import refuse_open_sides
 from vision.reading import Die
 
@@ -149,6 +149,19 @@ def test_given_the_table_before_a_shadow_on_the_board_s_print_is_no_side_face() 
     assert _refused(frame, dice)[0].startswith("cocked")  # (without the table before, a side face)
 
 
+def test_given_the_table_before_print_in_the_die_s_shadow_keeps_its_hue_and_a_pip_does_not() -> None:
+    """Past a black die's edge, a brown property bar in the die's deep shadow (the Pi unit's view, black seed 59:
+    (31, 43, 86) where it was (38, 55, 107)) is a hole in the die's silhouette that changed since before: without the
+    pips' colour it counts for a side face's pip. It keeps the bar's hue, far from the white pips', so it is the print
+    in shade; a white pip lying there is not, nor is a pale board in shade, whose hue is a white pip's too."""
+    frame = np.array([[[31, 43, 86], [230, 230, 230], [150, 170, 150]]], np.uint8)
+    before = np.array([[[38, 55, 107], [38, 55, 107], [200, 225, 200]]], np.uint8)
+    xy = np.array([[0, 0], [1, 0], [2, 0]], np.intp)
+    body, pip = np.array(BODY, np.float32), np.array(PIP, np.float32)
+    assert lean._print_holes(frame, before, xy, body, pip).tolist() == [True, False, False]
+    assert lean._print_holes(frame, before, xy, body).tolist() == [False, False, False]
+
+
 def test_unread_dice_are_not_asked() -> None:
     dice = [_die(value=None)]
     assert _refused(_table(0.4), dice) == [""]
@@ -189,3 +202,10 @@ def test_leaning_dice_near_overhead_are_refused_and_flat_ones_read(look: str, mo
             right += r.verdict is Verdict.OK and sorted(r.values) == sorted(t[0] for t in truth)  # type: ignore[type-var]
     assert wrong <= most_wrong, wrong
     assert right >= least_right, right
+
+
+def test_at_the_pi_units_view_a_black_die_on_a_brown_bar_in_its_own_shadow_is_read() -> None:
+    """The Pi unit's view, a plain throw of black dice (seed 59): a flat 4 on a brown property bar, refused as cocked
+    for the bar in its shadow past its edge. The bar keeps its hue there (_print_holes with the pips' colour)."""
+    r, truth = read_at_the_pi_units_view(59, "ok", "black")
+    assert r.verdict is Verdict.OK and sorted(r.values) == sorted(truth.values), r.reason  # type: ignore[type-var]
