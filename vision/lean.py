@@ -341,7 +341,8 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
     in `frame` as grown for another check (the same `die` and `colour`). `before`: the table before the throw
     (read_dice), where known: past an edge where the die's colour was there before (the board's print of it, a
     shadow on that), only holes new since then count for a pip (flat red dice on a brown property bar were
-    refused at the Pi unit's view: docs/vision.md, "Red dice on the board's print of their colour")."""
+    refused at the Pi unit's view: docs/vision.md, "Red dice on the board's print of their colour"); with the
+    pips' calibrated colour `pip`, nor holes that keep a print's hue in the die's shadow (_print_holes)."""
     sils = sils or Silhouettes(frame, die, colour)
     body = np.array(colour, np.float32)
     pips = None if pip is None else np.array(pip, np.float32) + np.float32(1.0)  # (a black pip has grey's hue)

@@ -605,7 +605,8 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         # ... and from the table before the throw: the side face's pips are new there (white dice, whose side
         # face the board hides, and the rest). Read from above too (the simulated camera 35 degrees off vertical,
         # cocked throws seeds 1-280: a white die leaning on the hotel, seed 252, was `ok` without it).
-        refuse_new_side_pips(frame, before, dice, problems, cam.down, hint or unit, light_pips, TWIN)
+        refuse_new_side_pips(frame, before, dice, problems, cam.down, hint or unit, light_pips, TWIN,
+                             calibration.pip_color_bgr if calibration else None)
         if light_pips and calibration and calibration.die_color_bgr and camera is None:
             # (Light pips on a side face turned from the light are dim, and on a light board no darker than it
             # was: the side face's body tells, new since before. The simulated camera, seeds 20-49, one die

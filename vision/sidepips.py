@@ -116,19 +116,23 @@ _BOX5 = np.ones((5, 5), np.uint8)
 
 
 def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[str], down: Down,
-                         die: float, light_pips: bool = False, twin: float = 0.0) -> None:
+                         die: float, light_pips: bool = False, twin: float = 0.0,
+                         pip: tuple[int, int, int] | None = None) -> None:
     """Refuse (in place) every die read that shows a side face's pips beside its top face that `before` (the
     table before the throw, the same camera and size; black where it is not known) did not have (M.DICE.2:
     a cocked die). `down`: the board camera's (vision/camera.py); `die`: the calibrated die's side.
     `light_pips`: the dice's pips are lighter than their body (red or black dice): the grey levels are
     turned over, so that their pips are dark spots as a white die's are. `twin`: an unread die closer than this
     many sides to a die read is that die's own side face or shadow read again (the reader's TWIN, _drop_twins),
-    not a die whose outline would hide that side face."""
+    not a die whose outline would hide that side face. `pip`: the dice's pips' calibrated colour (BGR; else black),
+    which a side face's pips show whatever lies under the die (_print_in_shade)."""
+    # (A level more, so that a pip drawn pure black has grey's hue.)
+    pips = (np.ones(3, np.float32) if pip is None else np.array(pip, np.float32)) + np.float32(1.0)
     for i, d in enumerate(dice):
         if d.value is None:
             continue
         others = _others(dice, d, twin, die)
-        if _new_pip(frame, before, d, others, down, die, light_pips) or (
+        if _new_pip(frame, before, d, others, down, die, light_pips, pips) or (
                 not light_pips and _new_red_pip(frame, before, d, others, down, die)):
             dice[i] = replace(d, value=None, confidence=0.0)
             problems[i] = "cocked: a side face's pips show beside the top face (not there before the throw)"
@@ -184,7 +188,8 @@ def _others(dice: list[Die], d: Die, twin: float, die: float) -> list[Die]:
     return [o for o in dice if o is not d and not (o.value is None and d.near(o, twin, die))]
 
 
-def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float, light_pips: bool) -> bool:
+def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: float, light_pips: bool,
+             pip: NDArray[np.float32]) -> bool:
     side = max(d.size, die)  # (a face read small would leave its own edge past the outline)
     k = odd(KERNEL_PER_DIAM * PIP_D_PER_G * side / SIDE_PER_G)
     box = _patch(frame, d, down, side, k / 2)  # (the black-hat needs half its kernel more)
@@ -266,26 +271,25 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
         _, (rw, rh), _ = cv2.minAreaRect(np.column_stack([px, py]).astype(np.float32))
         if max(rw, rh) > SPOT_LONG * side:
             continue
-        if dark[py, px][int(np.argmin(now[py, px]))] and _ringed(spot, dark) and not (
-                not light_pips and _print_in_shade(frame, before, py + y0, px + x0, dark[py, px],
-                                                   frame[y0 + fy[on], x0 + fx[on]][grey <= as_pip])):
+        if dark[py, px][int(np.argmin(now[py, px]))] and _ringed(spot, dark) and (
+                light_pips or not _print_in_shade(frame, before, py + y0, px + x0, dark[py, px], pip)):
             return True
     return False
 
 
 def _print_in_shade(frame: U8, before: U8, ys: NDArray[np.intp], xs: NDArray[np.intp], dark: NDArray[np.bool_],
-                    pips: U8) -> bool:
+                    pip: NDArray[np.float32]) -> bool:
     """Whether a dark spot (frame rows `ys`, columns `xs`; `dark`: its pixels as dark as a pip) is coloured print
-    in a deep shadow rather than a pip (`pips`: the die's top face's pixels as dark as a pip, BGR, N x 3): its dark
+    in a deep shadow rather than a pip of the colour `pip` (BGR, the dice's calibrated pips'): its dark
     pixels' mean colour keeps the hue of theirs before the throw (within SAME_HUE, and nearer it than the pips'),
     and that hue is further than SAME_HUE from the pips' (so that a pip is never a shade of it). Two white dice
     touching on the board's red print darken it in their crevice to 0.36-0.4 of its light, past DARKER, but it
     stays red (the Pi unit's view: (15, 13, 71) where it was (41, 40, 200)); a side face's pip is black, whatever
-    lies under the die."""
+    lies under the die. The calibrated colour, not the top face's: with a Japanese die's large red 1 up, a black
+    pip on its side face over the pale board was nearer the board's hue than the red pip's (the simulated tables,
+    one die leaning 25 degrees with its large 1 up: 3 of 26 accepted straight overhead)."""
     now = frame[ys[dark], xs[dark]].astype(np.float32).mean(axis=0, keepdims=True)
     was = before[ys[dark], xs[dark]].astype(np.float32).mean(axis=0, keepdims=True)
-    # (A level more, so that a pip drawn pure black has grey's hue.)
-    pip = pips.astype(np.float32).mean(axis=0) + np.float32(1.0)
     return bool(hue_apart(was, pip, SAME_HUE)[0] and same_hue(now, was)[0] and nearer_hue(now, was, pip)[0])
 
 
