@@ -19,7 +19,7 @@ from vision.lightface import SIDE_PER_G, Down, LightFace, clear_points, outside,
 from vision.pips import Candidates, sample
 from vision.reading import Die
 from vision.rim import CLEAR
-from vision.silhouette import SAME_HUE, Silhouette, hue_apart, known_before, nearer_hue, of_colour, same_hue
+from vision.silhouette import Silhouette, known_before, of_colour, pip_hue, print_in_shade
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -345,7 +345,7 @@ def refuse_open_sides(frame: U8, dice: list[Die], problems: list[str], down: Dow
     pips' calibrated colour `pip`, nor holes that keep a print's hue in the die's shadow (_print_holes)."""
     sils = sils or Silhouettes(frame, die, colour)
     body = np.array(colour, np.float32)
-    pips = None if pip is None else np.array(pip, np.float32) + np.float32(1.0)  # (a black pip has grey's hue)
+    pips = None if pip is None else pip_hue(pip)
     for i, d in enumerate(dice):
         if d.value is None:
             continue
@@ -396,9 +396,9 @@ def _print_holes(frame: U8, before: U8, xy: NDArray[np.intp], body: NDArray[np.f
                  pip: NDArray[np.float32] | None = None) -> NDArray[np.bool_]:
     """Whether each pixel (`xy`: frame columns and rows) is as it was before the throw (no channel moved by the
     roll watcher's change), or was of the die's colour `body` then and is no lighter now by that much (a light
-    pip lying there would be), or (with the pips' calibrated colour `pip`) keeps the hue it had, a hue further than
-    SAME_HUE from the pips' and nearer its own than theirs: the print in the die's shadow, where a pip would show
-    the pips' colour (as sidepips._print_in_shade asks of dark pips)."""
+    pip lying there would be), or (with the pips' calibrated colour `pip`, silhouette.pip_hue) is the print in the
+    die's shadow, where a pip would show the pips' colour (silhouette.print_in_shade, as vision/sidepips.py asks
+    of dark pips)."""
     now = frame[xy[:, 1], xy[:, 0]].astype(np.float32)
     was = before[xy[:, 1], xy[:, 0]].astype(np.float32)
     same = np.abs(now - was).max(axis=-1) <= THRESHOLD
@@ -406,7 +406,7 @@ def _print_holes(frame: U8, before: U8, xy: NDArray[np.intp], body: NDArray[np.f
     lighter = now @ grey > was @ grey + THRESHOLD
     known = same | ((of_colour(was, body) > 0) & ~lighter)
     if pip is not None:
-        known |= hue_apart(was, pip, SAME_HUE) & same_hue(now, was) & nearer_hue(now, was, pip)
+        known |= print_in_shade(now, was, pip)
     return np.asarray(known, bool)
 
 

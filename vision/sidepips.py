@@ -33,7 +33,6 @@ from vision.pips import black_hat, odd
 from vision.reading import Die
 from vision.rim import square_turn
 from vision.silhouette import (
-    SAME_HUE,
     SHADOW,
     Silhouette,
     a_shade,
@@ -41,6 +40,8 @@ from vision.silhouette import (
     hue_apart,
     known_before,
     nearer_hue,
+    pip_hue,
+    print_in_shade,
     same_hue,
 )
 
@@ -126,8 +127,7 @@ def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[
     many sides to a die read is that die's own side face or shadow read again (the reader's TWIN, _drop_twins),
     not a die whose outline would hide that side face. `pip`: the dice's pips' calibrated colour (BGR; else black),
     which a side face's pips show whatever lies under the die (_print_in_shade)."""
-    # (A level more, so that a pip drawn pure black has grey's hue.)
-    pips = (np.ones(3, np.float32) if pip is None else np.array(pip, np.float32)) + np.float32(1.0)
+    pips = pip_hue(pip)
     for i, d in enumerate(dice):
         if d.value is None:
             continue
@@ -280,9 +280,8 @@ def _new_pip(frame: U8, before: U8, d: Die, others: list[Die], down: Down, die: 
 def _print_in_shade(frame: U8, before: U8, ys: NDArray[np.intp], xs: NDArray[np.intp], dark: NDArray[np.bool_],
                     pip: NDArray[np.float32]) -> bool:
     """Whether a dark spot (frame rows `ys`, columns `xs`; `dark`: its pixels as dark as a pip) is coloured print
-    in a deep shadow rather than a pip of the colour `pip` (BGR, the dice's calibrated pips'): its dark
-    pixels' mean colour keeps the hue of theirs before the throw (within SAME_HUE, and nearer it than the pips'),
-    and that hue is further than SAME_HUE from the pips' (so that a pip is never a shade of it). Two white dice
+    in a deep shadow rather than a pip of the colour `pip` (silhouette.pip_hue of the dice's calibrated pips'): its
+    dark pixels' mean colour, against theirs before the throw (silhouette.print_in_shade). Two white dice
     touching on the board's red print darken it in their crevice to 0.36-0.4 of its light, past DARKER, but it
     stays red (the Pi unit's view: (15, 13, 71) where it was (41, 40, 200)); a side face's pip is black, whatever
     lies under the die. The calibrated colour, not the top face's: with a Japanese die's large red 1 up, a black
@@ -290,7 +289,7 @@ def _print_in_shade(frame: U8, before: U8, ys: NDArray[np.intp], xs: NDArray[np.
     one die leaning 25 degrees with its large 1 up: 3 of 26 accepted straight overhead)."""
     now = frame[ys[dark], xs[dark]].astype(np.float32).mean(axis=0, keepdims=True)
     was = before[ys[dark], xs[dark]].astype(np.float32).mean(axis=0, keepdims=True)
-    return bool(hue_apart(was, pip, SAME_HUE)[0] and same_hue(now, was)[0] and nearer_hue(now, was, pip)[0])
+    return bool(print_in_shade(now, was, pip)[0])
 
 
 def refuse_new_body(frame: U8, before: U8, dice: list[Die], problems: list[str], down: Down, die: float,

@@ -144,6 +144,20 @@ def known_before(frame: U8, before: U8, ys: NDArray[np.intp], xs: NDArray[np.int
     return np.asarray(had_colour(before, ys, xs, body) | shade, bool)
 
 
+def pip_hue(pip: tuple[int, int, int] | None) -> NDArray[np.float32]:
+    """The dice's pip colour (BGR; black where not calibrated) as the hue shade tests compare with: a level more
+    in each channel, so that a pip drawn pure black has grey's hue."""
+    return (np.ones(3, np.float32) if pip is None else np.array(pip, np.float32)) + np.float32(1.0)
+
+
+def print_in_shade(now: NDArray[np.float32], was: NDArray[np.float32], pip: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Whether each colour of `now` (N x 3) is the print that was there (`was`) in a shadow rather than a pip of the
+    colour `pip` (pip_hue): it keeps the hue it had (SAME_HUE), nearer that than the pip's, and that hue lies further
+    than SAME_HUE from the pip's (so that a pip is never a shade of it; on a pale board, whose hue is near a black
+    pip's, nothing is). Asked of a side face's pips by vision/sidepips.py and vision/lean.py."""
+    return np.asarray(hue_apart(was, pip, SAME_HUE) & same_hue(now, was) & nearer_hue(now, was, pip), bool)
+
+
 def a_shade(now: NDArray[np.float32], was: NDArray[np.float32], darker: bool = False) -> NDArray[np.bool_]:
     """Whether each colour of `now` (N x 3) is a shade of the same pixel's in `was`: its hue (SAME_HUE) and at least
     SHADOW of its light; with `darker`, no lighter either (a shadow only darkens)."""
