@@ -56,7 +56,7 @@ white 6, red 11, black 9; everything else the same.
 2026-11-29 (`--covered 100 --sim-seeds 20 --table-seeds 30`), with a coloured die's body new since before refused
 (vision/sidepips.py refuse_new_body): one leaning, white 6, red 2, black 2 of 180 (red 14, black 7 just before);
 flat 89 / 79 / 90 and touching 81 / 77 / 89 of 90 (white / red / black), as before it. Then with the lean check of
-light pips not counting spots the table before had (vision/darkpips.py SpotsBefore): leaning 6 / 2 / 2, flat 89 /
+light pips not counting spots the table before had (vision/spots.py SpotsBefore): leaning 6 / 2 / 2, flat 89 /
 88 / 90, touching 81 / 85 / 89; every other row the same.
 2026-11-30, the same options, with a side face's pips over the board's print counted (vision/sidepips.py `_new_pip`:
 dark, black where the print had a hue): one leaning, white 6 -> 4 of 180; every other row the same.
@@ -71,7 +71,7 @@ table before, touching 30 / 29 / 30 of 30 (white / red / black, seeds 20-29; 27 
 other row the same.
 2026-12-01, the same options, with "values wrong" printed: of every wrong `ok` of ours only one gave another value, a
 rendered red 6 leaning about 53 degrees read a 4 with a die size and a board; a colour read no longer overrules the
-Lab reader's slant unless the net is sure of its value (vision/reader.py `_read_body`): a leaning die of each value,
+Lab reader's slant unless the net is sure of its value (vision/bodyread.py `read_body`): a leaning die of each value,
 calibrated 83 -> 73 of 216 (values wrong 1 -> 0), uncalibrated 78 -> 75; and a light-pip pass's lean check leaves
 the faces earlier passes read to them (vision/darkpips.py `others`): red touching 27 -> 28 and, with the table
 before, 29 -> 30 of 30. Every other row the same. Then the pip pass's lattice without its corners, calibrated near

@@ -15,7 +15,7 @@ timed with the shipped model, as the product runs.
 
 Measured (2026-11-25, 2-core AMD EPYC machine otherwise idle, R=3, 40 sim seeds, --streams 10; 4m34s; the dice
 net as 8-bit models, vision/dicenet.py; large dice read shrunk, vision/scale.py; calibrated, a die seen twice
-made one, vision/reader.py _drop_twins): ours 99.82% of 1,647 accepted dice right (99.45% against the labels
+made one, vision/throwchecks.py drop_twins): ours 99.82% of 1,647 accepted dice right (99.45% against the labels
 as published; byler_data.ERRATA lists the 6 corrected), coverage 91.75% (white 98.99%, coloured 94.16%, dark
 86.50%), 152 photos ok and right; the peer 19.43% of 1,184 accepted (12.8% of all dice read right), its lean
 variant 37.90% of 525 (11.1%). Time per 640x640 photo / 640x480 crop: ours 65.3 / 48.0 ms, the peer 23.1 /

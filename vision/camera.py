@@ -12,11 +12,12 @@ die cannot (or much wider than a flat die can) is leaning: cocked.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.model import focal_from_hfov
+from calibration.model import Calibration, focal_from_hfov
 
 F64 = NDArray[np.float64]
 
@@ -159,3 +160,27 @@ class BoardCamera:
         det = j00 * j11 - j01 * j10
         k = math.copysign(1.0, det) / math.sqrt(abs(det))
         return np.array([[j11 * k, -j01 * k], [-j10 * k, j00 * k]], np.float64)
+
+
+def camera_of(calibration: Calibration, frame_wh: tuple[int, int], die: float) -> BoardCamera:
+    """The board camera of a calibration with a homography, for frames of `frame_wh` with dice of `die` px."""
+    assert calibration.homography is not None
+    # (As tuples: a calibration built by hand may hold lists, which the cache cannot key on.)
+    return board_camera(tuple(tuple(r) for r in calibration.homography), tuple(calibration.image_size),
+                        tuple(tuple(p) for p in calibration.board_polygon), frame_wh, die, calibration.focal_px)
+
+
+@lru_cache(maxsize=8)
+def board_camera(homography: tuple[tuple[float, float, float], ...], cal_wh: tuple[int, int],
+                 board_polygon: tuple[tuple[float, float], ...], frame_wh: tuple[int, int], die: float,
+                 focal_px: float | None = None) -> BoardCamera:
+    """The camera posed over the board, for frames of `frame_wh` (a table's frames all share one: kept).
+    `focal_px`: the lens's focal length in the calibration's pixels, where the calibration knows it."""
+    (cw, ch), (w, h) = cal_wh, frame_wh
+    # The homography is for the calibration's frame size: rescale this frame's pixels to it first.
+    to_cal = np.diag([cw / w if cw else 1.0, ch / h if ch else 1.0, 1.0])
+    board = np.array(board_polygon, np.float64) * np.array([w / cw if cw else 1.0, h / ch if ch else 1.0])
+    # The calibrated die size is the one at the board's centre (calibration.model).
+    centre = (float(board[:, 0].mean()), float(board[:, 1].mean()))
+    return BoardCamera(np.array(homography, np.float64) @ to_cal, (w, h), die, centre,
+                       focal_px * w / cw if focal_px and cw else None)

@@ -22,10 +22,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.darkpips import _LEGAL_COUNT, _one_per_spot
+from vision.darkpips import _LEGAL_COUNT
 from vision.faces import Face, median_rows
 from vision.layout import MAX_RESID_6, fit_layout, skew_of, small_median
 from vision.pips import Candidates, detect
+from vision.spots import one_per_spot
 
 U8 = NDArray[np.uint8]
 F32 = NDArray[np.float32]
@@ -280,7 +281,7 @@ def _read(resp: U8, c: Candidates, s: float, blobs: _Blobs) -> _Read:
     c0 = (P - 1) / 2
     if len(c) == 0:
         return _Read(None, 0.0, "no pips found", none)
-    c = _one_per_spot(c)
+    c = one_per_spot(c)
     # The top face lies within the outline; seen obliquely its centre is off the outline's a little.
     inside = (np.abs(c.xy[:, 0] - c0) <= 0.45 * s) & (np.abs(c.xy[:, 1] - c0) <= 0.45 * s)
     # Spots at a die's outline (its corners, bevel glare, the background between dice) are no pips.

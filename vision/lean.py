@@ -48,7 +48,7 @@ def lean_check(f: LightFace, top: Candidates, c: Candidates, faces: list[LightFa
     camera, each at most as wide as the die's height looks there (`down`). A strong pip-sized spot just
     beyond one of the top face's edges, further out than a flat die's side face reaches, is taken for
     the open side face of a cocked die (not a pip of another die read: those are excluded). `old`: which
-    spots were there before the throw (the table's, not a side face's; vision/darkpips.py SpotsBefore).
+    spots were there before the throw (the table's, not a side face's; vision/spots.py SpotsBefore).
     `narrow`: the spots not round, which a narrow side face's pips may be (_narrow_side); `bgr`: the colour frame
     of a pass of dark pips, where those are asked to be the colour of the face's pips (_tinted)."""
     if f.value is None or len(c) == 0:

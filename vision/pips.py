@@ -125,8 +125,8 @@ def detect(resp: U8, floor: float, max_radius: int, dark: bool, valleys: bool = 
 # peak, and a round pip measured so was taken for a stroke and never proposed a face (held out on Byler, read
 # uncalibrated: 4 dice more read by the pip passes, two coloured 6s among them, and 1 fewer, and 2 more by the
 # colour reader, none wrong; docs/vision.md). Only spots at least VALLEY_ELONG long (the pip passes' least
-# refusal, darkpips.MAX_ELONG) are measured again: a round spot's measure stands as it was. The pip passes and
-# the colour reader ask for it uncalibrated only (darkpips.light_pass, reader._candidate_faces).
+# refusal, spots.MAX_ELONG) are measured again: a round spot's measure stands as it was. The pip passes and
+# the colour reader ask for it uncalibrated only (darkpips.light_pass, bodyread.candidate_faces).
 VALLEY_ELONG = 2.0
 VALLEY_RISE = 0.15
 

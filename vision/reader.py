@@ -8,10 +8,8 @@ rests inside the play polygon; otherwise `reroll` (a die off the board) or `unre
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from itertools import combinations
-from typing import Protocol, TypeVar
+from dataclasses import dataclass
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -20,30 +18,19 @@ from numpy.typing import NDArray
 from calibration.model import Calibration
 from vision import closeup, view
 from vision.bodies import Body, segment
-from vision.camera import BoardCamera
+from vision.bodyread import candidate_faces, covered
+from vision.camera import camera_of
 from vision.candidates import BARE_SPOTS, spot_clusters
-from vision.change import Box, cores, grow, inside, new_share
-from vision.colourpips import read_colour_face
+from vision.change import Box, grow, new_share
 from vision.darkpips import NO_SPOTS, LightPass, big_ones_pass, light_pass
-from vision.dicenet import NO_DIE, DiceNet, Glance, NetRead
-from vision.faces import Face, motion_smear, outline, read_face
+from vision.dicenet import DiceNet, Glance
+from vision.faces import Face, outline
 from vision.focus import MAX_BLUR, frame_blur
 from vision.lean import Silhouettes, refuse_faces_with_more_behind, refuse_open_sides
 from vision.lightface import SIDE_PER_G, Down, Level, LightFace
 from vision.look import DieLook
-from vision.netcheck import (
-    NET_ACCEPT,
-    NET_NO_DIE,
-    NET_NOT_A_DIE,
-    NetReader,
-    Remembering,
-    apart,
-    consult_net,
-    hard,
-    net_sure,
-)
+from vision.netcheck import Remembering, consult_net
 from vision.oblique import rectified
-from vision.pipshape import slant, white
 from vision.reading import DiceReading, Die, Verdict
 from vision.scale import (
     READ_DIE,
@@ -55,32 +42,23 @@ from vision.scale import (
     restored,
     uncalibrated_pip_d,
 )
-from vision.scene import neutral_gains
 from vision.sidepips import refuse_hidden_near_side, refuse_new_body, refuse_new_side_pips
+from vision.throwchecks import (
+    FACE_DISC,
+    NEW_FACE,
+    TWIN,
+    ViewCamera,
+    drop_side_faces,
+    drop_twins,
+    drop_unchanged,
+    refuse_slanted,
+)
+from vision.windows import CHANGED_PAD, WITHIN_PAD, Shifted, Window, windows_for
 
 U8 = NDArray[np.uint8]
 
 # A die read with less confidence than this is not trusted for an `ok` verdict.
 MIN_CONFIDENCE = 0.35
-# Edge steepness across vs along the worst direction beyond which a die is smeared by motion. Dice read on
-# the Byler photos (at rest) measure 1.02-1.44; a smear of 1/8 of a die's side already gives about 1.5.
-MAX_SMEAR = 1.8
-# An unread die closer than this (top-face sides) to a die read is that die seen again (see _drop_twins).
-TWIN = 0.9
-# Reading only where the table changed (read_dice's `changed`): the area where a die's centre may lie
-# (vision/change.py's cores) grows by CHANGED_PAD dice into the window read, so that every pass sees a die
-# whole with the board around it (the lean check looks up to 1.1 dice beyond a face's edge, vision/lean.py).
-CHANGED_PAD = 1.5
-ALIGN = 12  # a window's corner lies on multiples of this (pixels): see _windows
-# Given the table before the throw, a die read is this throw's only where at least NEW_FACE of its top face's middle
-# (within FACE_DISC of a side of its centre) is new since then (_drop_unchanged, vision/change.py new_share): the
-# board's print read as a die (a red "A"'s counter as a red die's 1) is as it was or shaded, 0% new at the Pi unit's
-# view; a die thrown shows its pips new at least, and the least new measured was a red 2 on red print, 19%.
-FACE_DISC = 0.35
-NEW_FACE = 0.05
-# Read resized where the table changed, the frames are resized this many dice round each window (_read_resized).
-WITHIN_PAD = 1.0
-
 
 
 def calibrated_die_size(cal: Calibration | None, frame_wh: tuple[int, int]) -> float | None:
@@ -97,174 +75,11 @@ def _polygon(cal: Calibration | None, frame_wh: tuple[int, int]) -> NDArray[np.f
     return np.array(cal.play_polygon_in(frame_wh), np.float32).reshape(-1, 1, 2)
 
 
-def _covered(xy: tuple[float, float], light: list[LightFace]) -> bool:
-    """Whether a pip-first face already accounts for the die centred at `xy`."""
-    return any(np.hypot(xy[0] - f.centre[0], xy[1] - f.centre[1]) < 0.6 * f.side for f in light)
-
-
-def _candidate_faces(frame: U8, seg_bodies: tuple[Body, ...], die: float, light: list[LightFace],
-                     net: NetReader, look: DieLook | None = None, valleys: bool = False) -> list[tuple[Body, Face]]:
-    """Each die-sized body's face. `valleys` (uncalibrated): the colour reader's packed pips measured to the
-    valleys between them, as the pip passes' are (pips.VALLEY_ELONG)."""
-    todo: list[tuple[Body, Square, float, bool]] = []
-    for b in seg_bodies:
-        side = max(float(np.sqrt(b.area)), 0.5 * (b.size[0] + b.size[1]))
-        if side < 0.5 * die or side > 2.0 * die:
-            continue
-        if _covered(b.center, light):
-            continue  # already read from its pips: reading its body too (the costly part) would be wasted
-        if look is not None and look.unlike(frame, b.center, side, die):
-            continue  # not the colour of this table's dice: the board's letters, squares, tokens
-        raw = (b.center, side, b.angle)
-        split = b.split
-        # The blob's outline is smoothed by morphology and may carry a shadow: re-find the die locally.
-        tight = outline(frame, b.center, side, die)
-        if tight is not None and (not b.split or tight[1][0] * tight[1][1] < 1.3 * die * die):
-            b = Body(tight[0], tight[1], tight[2], False, tight[1][0] * tight[1][1], b.overlap)
-            side = 0.5 * (tight[1][0] + tight[1][1])
-        todo.append((b, raw, side, split))
-    # One batch for the net (remembered: consult_net asks again at the same centres).
-    reads = net.read(frame, [b.center for b, _, _, _ in todo], die)
-    out = []
-    for (b, raw, side, split), n in zip(todo, reads, strict=True):
-        if b.overlap:
-            face = Face(None, 0.0, "stacked or overlapping dice", (b.center,))
-        else:
-            w, h = b.size
-            squarish = min(w, h) > 0 and max(w, h) / min(w, h) < 1.35
-            face = _read_body(frame, raw, (b.center, side, b.angle), split, n, look.dark_pips if look else None,
-                              squarish, valleys)
-            if face.value in (2, 3) and not squarish:
-                # Two or three pips lie on a line, whose slant cannot be measured: on an oblong body they may
-                # be a side face seen obliquely (the simulated camera's stacked pair, seed 93: the lower
-                # die's side face, cut from the top die by carving, read as a 3).
-                face = Face(None, 0.0, "a 2 or 3 on an oblong body: maybe a side face at a slant", face.pips)
-            if (face.value is not None or squarish) and motion_smear(frame, b.center, side) > MAX_SMEAR:
-                # Smeared pips may vanish altogether: a smeared die-shaped blob still counts as a die.
-                face = Face(None, 0.0, "motion blur", face.pips or (b.center,))
-        out.append((b, face))
-    return _dedupe(out, die)
-
-
-Square = tuple[tuple[float, float], float, float]  # centre, side, angle (degrees)
-
-
-def _read_body(frame: U8, blob: Square, tight: Square, split: bool, n: NetRead,
-               dark_pips: bool | None = None, squarish: bool = False, valleys: bool = False) -> Face:
-    """A die's face from its body: pips in any colour channel (around the segmented blob: the colour
-    reader finds the die's outline itself, and a tight outline that lost part of the die let it read 6s
-    as 4s), else the Lab-contrast reader (around the tight outline). Two values read must agree.
-
-    On a part cut out of a larger blob, a Lab read of 1-3 pips is not trusted: a die cut in two reads as two
-    such faces (a 6 as two 3s, a 2 as two 1s; Byler: 5 of 8 wrong values), while the colour reader, whose
-    window takes in the whole die, is.
-
-    The colour reader is the costly part of a frame's read (eight morphological maps per die), and is not
-    run where a third opinion adds nothing, where its answer could not change the verdict, or where the net
-    is sure there is no die at all:
-    - the Lab reader and the net (`n`) agree, the net sure: the face has the surer one's confidence, as a die
-      the net reads alone has the net's;
-    - the net sees no die's top face (>= NET_NO_DIE) where the Lab reader found pips: consult_net refuses
-      any value read there, so the body is an unreadable die whatever the colour reader says;
-    - the net is sure there is no die (>= NET_NOT_A_DIE) where the Lab reader found nothing pip-like: the
-      body stays pipless and is passed over, where pips the colour reader found would have made it an
-      unreadable die;
-    - the Lab reader found no value for no physical reason (not cocked, stacked, smeared) on a square body
-      (`squarish`), and the net is sure of one: consult_net gives the die the net's value. Held out on Byler
-      the colour reader was asked 813 times; in 506 of them this was the case, and it read the net's value
-      (155) or nothing (351), never another value: its answer changed the die's confidence only. An oblong
-      body is still read (a 2 or 3 there is refused, _candidate_faces), as is a Lab refusal for a physical
-      reason (which a colour read overrules).
-    Byler, held out, against the colour reader always run: the same reads, bar 4 more dice read (all right:
-    Lab reads below MIN_CONFIDENCE that now carry the net's confidence), and 13% less time per 640x640
-    photo (58.6 -> 51.1 ms); the simulated camera's verdicts over 240 throws of each kind are unchanged."""
-    lab = read_face(frame, *tight)
-    if split and lab.value is not None and lab.value <= 3:
-        lab = Face(None, 0.0, "a part of a larger blob read as a face of 3 or fewer pips", lab.pips)
-    if lab.value is not None and n.value == lab.value and net_sure(n, NET_ACCEPT):
-        return replace(lab, confidence=max(lab.confidence, n.confidence))
-    if n.probs[NO_DIE] >= (NET_NO_DIE if lab.value is not None or lab.pips else NET_NOT_A_DIE):
-        return lab
-    if squarish and lab.value is None and not hard(lab.reason) and net_sure(n, NET_ACCEPT):
-        return lab  # consult_net gives it the net's value
-    col = read_colour_face(frame, *blob, dark_pips=dark_pips, valleys=valleys)
-    if col.value is not None and lab.value is not None and col.value != lab.value:
-        return Face(None, 0.0, "the face's pips read two ways", col.pips)
-    if col.value is not None and hard(lab.reason) and not (n.value == col.value and net_sure(n, NET_ACCEPT)):
-        # The Lab reader measured the top face at a slant (M.DICE.2): the colour reader's value overrules that
-        # only where the net is sure of the same value. A red 6 leaning 53 degrees (bench/refusals.py, squash
-        # 0.6, turned 70) was read a 4 from four of its pips, the net backing 4 at 0.52 only.
-        return Face(None, 0.0, lab.reason, col.pips)
-    if col.value is not None:
-        return col
-    return lab
-
-
-def _dedupe(found: list[tuple[Body, Face]], die: float) -> list[tuple[Body, Face]]:
-    """Two candidates closer than half a die are one die seen twice (a blob cut in two): keep the better."""
-    def rank(bf: tuple[Body, Face]) -> tuple[bool, float, int]:
-        return (bf[1].value is not None, bf[1].confidence, len(bf[1].pips))
-
-    ranked = sorted(found, key=rank, reverse=True)
-    return [ranked[i] for i in apart([b.center for b, _ in ranked], 0.5 * die)]
-
-
-@dataclass(frozen=True)
-class _Window:
-    """A part of the frame read on its own: where the table changed, with room around it (see read_dice)."""
-
-    box: Box
-    cores: tuple[Box, ...] | None  # a candidate counts only if centred in one of these (None: anywhere)
-
-    @property
-    def offset(self) -> tuple[int, int]:
-        return self.box[0], self.box[1]
-
-    def holds(self, xy: tuple[float, float]) -> bool:
-        """Whether a candidate centred at `xy` (window pixels) is this window's to read."""
-        return self.cores is None or inside((xy[0] + self.box[0], xy[1] + self.box[1]), self.cores)
-
-
-def _windows(changed: Sequence[Box], die: float, w: int, h: int) -> list[_Window]:
-    """The windows to read for the boxes where the table changed: each box's core (where a die's centre
-    may be, vision/change.py) grown by CHANGED_PAD dice; windows that overlap are read as one."""
-    wins: list[tuple[Box, tuple[Box, ...]]] = [(grow(core, CHANGED_PAD * die, (w, h)), (core,))
-                                               for core in cores(tuple(changed), die, (w, h))]
-    merged = True
-    while merged:
-        merged = False
-        for i, j in combinations(range(len(wins)), 2):  # left at the first merge
-            a, b = wins[i][0], wins[j][0]
-            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                wins[i] = ((min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])),
-                           wins[i][1] + wins[j][1])
-                del wins[j]
-                merged = True
-                break
-    # Windows start on the whole frame's grids: the pip finder keeps one maximum per 3x3 cell and the body
-    # finder works at a quarter scale, so a window that started off them would see a flat-topped pip's
-    # centre or a body's outline a pixel off from a whole read's (a lone pip read whole as a 1 was once
-    # not read in a window that started one pixel further).
-    return [_Window((b[0] - b[0] % ALIGN, b[1] - b[1] % ALIGN, b[2], b[3]), core) for b, core in wins]
-
-
-class _Shifted:
-    """The net asked about a window's points, answered from the whole frame (a crop near the window's edge
-    sees what is beyond it, and the answers are remembered across windows and passes)."""
-
-    def __init__(self, net: NetReader, frame: U8, offset: tuple[int, int]) -> None:
-        self.net, self.frame, self.offset = net, frame, offset
-
-    def read(self, frame: U8, centres: Sequence[tuple[float, float]], die: float) -> tuple[NetRead, ...]:
-        ox, oy = self.offset
-        return self.net.read(self.frame, [(x + ox, y + oy) for x, y in centres], die)
-
-
 @dataclass
 class _Part:
     """One window's pixels and what the pip-first passes found in it (faces in window pixels)."""
 
-    win: _Window
+    win: Window
     bgr: U8
     gray: U8
     grey: LightPass
@@ -316,8 +131,8 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     not known). Calibrated with the board's homography, a die is refused as cocked where pips of a side face show
     beside its top face that were not there before, or where the side face a flat die shows the camera is the table
     as it was, or, with light pips, its body (vision/sidepips.py); the lean check does not take spots that were
-    there for a side face's pips (vision/darkpips.py SpotsBefore); and a die read on what is as it was (the board's
-    print) is no die of the throw (_drop_unchanged). Far from overhead the table before is read from above with the
+    there for a side face's pips (vision/spots.py SpotsBefore); and a die read on what is as it was (the board's
+    print) is no die of the throw (drop_unchanged). Far from overhead the table before is read from above with the
     frame (vision/oblique.py).
 
     Dice larger than the reader's working size are read on the frame shrunk to it (vision/scale.py): a
@@ -341,7 +156,7 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
     hint = calibrated_die_size(calibration, (w, h))
     if calibration is not None and calibration.homography and hint:
         # A camera far from overhead: read from above (vision/oblique.py).
-        cam = _camera_of(calibration, (w, h), hint)
+        cam = camera_of(calibration, (w, h), hint)
         rect = rectified(calibration, cam, (w, h))
         if rect is not None:
             boxes = None if changed is None else rect.boxes(changed)
@@ -416,19 +231,11 @@ def _read_resized(frame: U8, scale: float, die: float, calibration: Calibration 
         # that look past a die (a die's silhouette, its side faces' pips: within a die of its window's edge):
         # only there are the frame and the table before resized (the simulated table's throws at 1920x1440, where
         # the windows cover half the frame: 20.8 -> 15.2 ms a read on the median; docs/vision.md).
-        parts = [grow(win.box, WITHIN_PAD * hint, (sw, sh)) for win in _windows(boxes, hint, sw, sh)]
+        parts = [grow(win.box, WITHIN_PAD * hint, (sw, sh)) for win in windows_for(boxes, hint, sw, sh)]
         work = resized_within(frame, scale, parts)
         was = None if before is None else resized_within(before, scale, parts)
     return restored(_read_frame(work, calibration, expect, net, boxes, size, body_die=size if body_die else None,
                                 before=was), fx, fy)
-
-
-class ViewCamera(Protocol):
-    """Where a flat die's side faces show and how its top face is squashed, at a point of the frame read."""
-
-    def down(self, top_xy: tuple[float, float]) -> tuple[float, float]: ...
-
-    def level(self, top_xy: tuple[float, float]) -> NDArray[np.float64]: ...
 
 
 def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,
@@ -453,10 +260,10 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
     # With the board's homography, where a flat die's side faces can show: a leaning die shows others.
     cam: ViewCamera | None = camera
     if cam is None and calibration is not None and calibration.homography and hint:
-        cam = _camera_of(calibration, (w, h), hint)
+        cam = camera_of(calibration, (w, h), hint)
     reader = Remembering(net or DiceNet.shipped())
     g_known = hint / SIDE_PER_G if hint else None
-    windows = [_Window((0, 0, w, h), None)] if changed is None else _windows(changed, hint or 0.0, w, h)
+    windows = [Window((0, 0, w, h), None)] if changed is None else windows_for(changed, hint or 0.0, w, h)
     # With the dice's look calibrated, pips darker than the body are the grey pass's to find, lighter ones
     # the inverted passes' (below): the other kind is something else's (vision/look.py).
     look = DieLook.of(calibration) if hint else None
@@ -476,7 +283,7 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         level = _at(cam.level, win.offset) if cam else None
         was = None if before is None or cam is None else before if changed is None else before[y0:y1, x0:x1]
         # Near overhead, given the table before, the grey pass's lean check passes over the board's spots that were
-        # there (darkpips.SpotsBefore), as the inverted passes' does: a flat die beside a hotel's corner or a board
+        # there (spots.SpotsBefore), as the inverted passes' does: a flat die beside a hotel's corner or a board
         # line's end is no longer taken for leaning (the simulated camera at 960x720, plain throws seeds 0-79: 72 ->
         # 76 read). With them left out it also looks for a narrow side face's pips, as read from above (vision/lean.py
         # _narrow_side), which without the table before the board's lines along a flat die's edge measured so (the
@@ -548,18 +355,18 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
             bodies = tuple(b for b in seg.bodies if p.win.holds(b.center))
             if p.before is not None and camera is None and hint:
                 # Given the table before the throw, a body whose middle did not change since then is no die of
-                # this throw (_drop_unchanged drops what is read there): not read. Read whole, most of a board's
+                # this throw (drop_unchanged drops what is read there): not read. Read whole, most of a board's
                 # bodies are its lettering, houses and pieces, each read and asked of the net.
                 bodies = tuple(b for b in bodies if new_share(p.bgr, p.before, b.center, FACE_DISC * hint) >= NEW_FACE)
-            net_here = reader if changed is None else _Shifted(reader, frame, off)
-            for body, face in _candidate_faces(p.bgr, bodies, seg.die_size, p.faces, net_here, look,
-                                               valleys=not hint):
+            net_here = reader if changed is None else Shifted(reader, frame, off)
+            for body, face in candidate_faces(p.bgr, bodies, seg.die_size, p.faces, net_here, look,
+                                              valleys=not hint):
                 if face.value is None and not face.pips:
                     # Nothing pip-like to the pip readers: a die-sized blob that may not be a die (a marker, a
                     # token, a stain); it counts only if the net reads a die there.
                     pipless.append(_body_die(body, face, poly, off))
                     continue
-                if _covered(body.center, p.faces):
+                if covered(body.center, p.faces):
                     continue  # the same die, already read from its pips
                 dice.append(_body_die(body, face, poly, off))
                 problems.append(face.reason)
@@ -588,12 +395,12 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
         # read from above (`camera`, vision/oblique.py) the perspective is undone and a flat die's pips are
         # round again, while the side faces, long on a steep view, no longer tell a lean (two leaning 2s at
         # 35 degrees and one at 45 were `ok`s without this).
-        _refuse_slanted(frame, dice, problems, outline_size or unit)
+        refuse_slanted(frame, dice, problems, outline_size or unit)
     if camera is not None and light_pips:
         refuse_faces_with_more_behind(frame, dice, problems, camera.down, hint or unit,
                                       calibration.die_color_bgr if calibration else None)
     if cam is not None:
-        _drop_side_faces(dice, problems, cam, unit, expect)
+        drop_side_faces(dice, problems, cam, unit, expect)
     sils = None
     if cam is not None and camera is None and light_pips and calibration and calibration.die_color_bgr:
         # Near overhead, where a leaning die's open side face lies too close to its top face for the lean
@@ -621,12 +428,12 @@ def _read_frame(frame: U8, calibration: Calibration | None, expect: int | None, 
             # each, white 4; read from above at 45 degrees, a red die leaning on the hotel, seed 63.)
             refuse_hidden_near_side(frame, before, dice, problems, cam.down, hint or unit, calibration.die_color_bgr,
                                     TWIN, light_pips)
-        _drop_unchanged(frame, before, dice, problems, hint or unit)
+        drop_unchanged(frame, before, dice, problems, hint or unit)
     if expect is not None and hint:
         # Calibrated only. Uncalibrated, on the photos as other cameras take them, dropping twins turned two
         # photo reads with a die misread elsewhere (a dark 2 read as 3) into wrong oks: a stray unread die,
         # which refuses the throw, is a safety there that the known die size and look give calibrated.
-        _drop_twins(dice, problems, unit, expect)
+        drop_twins(dice, problems, unit, expect)
     # Reading order: top to bottom, then left to right, so "die 2" means the same die to a person.
     order = sorted(range(len(dice)), key=lambda i: (round(dice[i].center[1] / max(unit, 1.0)),
                                                    dice[i].center[0]))
@@ -651,133 +458,6 @@ def _spot_groups(bgr: U8, grey: LightPass, die: float, taken: list[tuple[float, 
     both = grey.spots.joined(grey.merged)
     return found + [xy for xy, n in spot_clusters(both.xy, both.peak, die, taken, regroup=True)
                     if n >= BARE_SPOTS and all(np.hypot(xy[0] - o[0], xy[1] - o[1]) >= 0.5 * die for o in found)]
-
-
-def _refuse_slanted(frame: U8, dice: list[Die], problems: list[str], die: float) -> None:
-    """Refuse (in place) every white die read whose face shows its pips squashed as a leaning die's are
-    (vision/pipshape.py), whichever pass read it: a leaning 1, 2 or 3 has no pip grid whose skew the
-    passes could measure, and the net reads a foreshortened face as surely as a flat one. A die placed by
-    the net alone (no outline) is measured square at the frame's die size `die`."""
-    gains = None
-    for i, d in enumerate(dice):
-        side = d.size or die
-        if d.value is None or not side:
-            continue
-        if gains is None:
-            gains = neutral_gains(frame)
-        if not white(frame, d.center, side, gains):
-            continue
-        why = slant(frame, d.center, side, d.turn, d.value)
-        if why:
-            dice[i] = replace(d, value=None, confidence=0.0)
-            problems[i] = why
-
-
-def _drop_side_faces(dice: list[Die], problems: list[str], cam: ViewCamera, unit: float,
-                     expect: int | None) -> None:
-    """What was found where another die's sides show (in place), with the board camera's `down`.
-
-    A flat die shows its side faces only between its top face and its bottom as the camera sees it (`down`);
-    far from overhead they are as large as the top face (the simulated camera at 40 degrees, read from above:
-    a side face stretched to 0.84 of a side), and their pips were read as a die of their own, 1 to 3 pips
-    (six plain throws of 15 "found 3 dice"; at 50 degrees a side face's 1 made a wrong `ok` where the other
-    die was missed). Such a die's centre lies within the top face swept towards its bottom, where only a die
-    touching this one on the camera's side could also lie (it then hides this side face), or a die leaning
-    away from the camera shows its second face:
-    - below a 4, 5 or 6, whose grid the reader measured square as seen from above (darkpips.py, `level`), so
-      a flat die: it is dropped (also one refused as cocked, an oblong body or a slanted face, as a side face
-      is); an unread one only where the throw then has its count exactly, as for twins (_drop_twins: "die 2
-      unreadable: ..." says more than "found 1 dice");
-    - below a 1, 2 or 3, whose pips leave its slant unmeasured, or below a die unread: its value is taken
-      away, and the throw is refused (at 40 degrees, a cocked and two stacked throws of 40 were wrong
-      `ok`s, a side face's 1 or 2 counted for a die missed or hidden).
-    A die lined up there costs its throw a re-roll, never an `ok`. Past a flat die's sides, where a die
-    stacked on another shows the lower die's, see below."""
-    drop: set[int] = set()
-    for a in dice:
-        dx, dy = cam.down(a.center)
-        reach = float(np.hypot(dx, dy))
-        if reach <= 0.0:
-            continue
-        ux, uy = dx / reach, dy / reach
-        side = a.size or unit
-        for j, b in enumerate(dice):
-            if b is a or any(why in problems[j] for why in ("stacked", "motion blur")):
-                continue
-            px, py = b.center[0] - a.center[0], b.center[1] - a.center[1]
-            along, across = px * ux + py * uy, abs(px * uy - py * ux)
-            if across >= 0.5 * side:
-                continue
-            if 0.3 * side < along < 0.5 * side + reach:
-                if a.value in (4, 5, 6):
-                    drop.add(j)  # (also one refused as cocked, an oblong body or a slanted face: a side face is)
-                elif b.value is not None:
-                    dice[j] = replace(b, value=None, confidence=0.0)
-                    problems[j] = "it lies where another die's side face shows"
-            elif reach > 0.5 * side and 0.5 * side + reach <= along < side + 2.0 * reach and not hard(problems[j]):
-                # Just past a flat die's sides, where a die stacked on another shows the lower die's: the
-                # simulated camera 50 degrees off vertical, a stacked pair read as two 1s (the upper die's top
-                # face and the lower die's side face; the pips-first pass found two dice, so the body pass,
-                # which knows a stack by its height, never ran). A die lying there, lined up with this one
-                # along the line of sight, costs a re-roll. Near overhead (sides under half a face) a stack's
-                # lower die shows too little to be read, and nothing is asked.
-                dice[j] = replace(b, value=None, confidence=0.0)
-                problems[j] = "stacked or overlapping dice: it lies where a die under another shows its side"
-    unread = {i for i in drop if dice[i].value is None}
-    if unread and len(dice) - len(drop) != expect:
-        drop -= unread
-    if drop:
-        dice[:] = [d for i, d in enumerate(dice) if i not in drop]
-        problems[:] = [p for i, p in enumerate(problems) if i not in drop]
-
-
-def _drop_twins(dice: list[Die], problems: list[str], unit: float, expect: int) -> None:
-    """Drop (in place) the dice left unread for no physical reason whose centres lie closer than TWIN of a
-    side to a die read, when the throw then has its count exactly: two dice lying flat have their top faces'
-    centres a whole side apart at least (the faces' inscribed circles cannot overlap), so such a die is the
-    die read seen again (its shadow, a part of its body cut off) or a die under or against it (one stacked or
-    leaning carries its own reason, which is kept). Only where the count is too high by just those dice: a
-    throw short of dice keeps its reason ("die 2 unreadable: ..." says more to a referee than "found 1
-    dice"). Calibrated reads only (see _read_frame)."""
-    read = [d for d in dice if d.value is not None]
-    twins = {i for i, (d, why) in enumerate(zip(dice, problems, strict=True))
-             if d.value is None and not hard(why) and any(r.near(d, TWIN, unit) for r in read)}
-    if twins and len(dice) - len(twins) == expect:
-        dice[:] = [d for i, d in enumerate(dice) if i not in twins]
-        problems[:] = [p for i, p in enumerate(problems) if i not in twins]
-
-
-def _drop_unchanged(frame: U8, before: U8, dice: list[Die], problems: list[str], die: float) -> None:
-    """Drop (in place) every die, read or not, whose top face is no part of this throw: within FACE_DISC of a
-    side of its centre, less than NEW_FACE of it differs from the table before (vision/change.py new_share)."""
-    keep = [i for i, d in enumerate(dice) if new_share(frame, before, d.center, FACE_DISC * die) >= NEW_FACE]
-    if len(keep) < len(dice):
-        dice[:] = [dice[i] for i in keep]
-        problems[:] = [problems[i] for i in keep]
-
-
-def _camera_of(calibration: Calibration, frame_wh: tuple[int, int], die: float) -> BoardCamera:
-    """The board camera of a calibration with a homography, for frames of `frame_wh` with dice of `die` px."""
-    assert calibration.homography is not None
-    # (As tuples: a calibration built by hand may hold lists, which the cache cannot key on.)
-    return _board_camera(tuple(tuple(r) for r in calibration.homography), tuple(calibration.image_size),
-                         tuple(tuple(p) for p in calibration.board_polygon), frame_wh, die, calibration.focal_px)
-
-
-@lru_cache(maxsize=8)
-def _board_camera(homography: tuple[tuple[float, float, float], ...], cal_wh: tuple[int, int],
-                  board_polygon: tuple[tuple[float, float], ...], frame_wh: tuple[int, int], die: float,
-                  focal_px: float | None = None) -> BoardCamera:
-    """The camera posed over the board, for frames of `frame_wh` (a table's frames all share one: kept).
-    `focal_px`: the lens's focal length in the calibration's pixels, where the calibration knows it."""
-    (cw, ch), (w, h) = cal_wh, frame_wh
-    # The homography is for the calibration's frame size: rescale this frame's pixels to it first.
-    to_cal = np.diag([cw / w if cw else 1.0, ch / h if ch else 1.0, 1.0])
-    board = np.array(board_polygon, np.float64) * np.array([w / cw if cw else 1.0, h / ch if ch else 1.0])
-    # The calibrated die size is the one at the board's centre (calibration.model).
-    centre = (float(board[:, 0].mean()), float(board[:, 1].mean()))
-    return BoardCamera(np.array(homography, np.float64) @ to_cal, (w, h), die, centre,
-                       focal_px * w / cw if focal_px and cw else None)
 
 
 def _count_met(hint: float | None, expect: int | None, parts: Sequence[_Part]) -> bool:

@@ -31,9 +31,10 @@ from numpy.typing import NDArray
 
 from vision.bodies import close_up_die_size, far_from, rough_die_size
 from vision.change import Box
-from vision.darkpips import PIP_D_PER_G, frame_pip_d, light_pass
+from vision.darkpips import light_pass
 from vision.lightface import SIDE_PER_G
 from vision.reading import DiceReading, Die
+from vision.spots import PIP_D_PER_G, frame_pip_d
 
 U8 = NDArray[np.uint8]
 

@@ -26,7 +26,6 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.darkpips import KERNEL_PER_DIAM, PIP_D_PER_G
 from vision.lean import Silhouettes
 from vision.lightface import SIDE_PER_G, Down, outside, square_corners
 from vision.pips import black_hat, odd
@@ -44,6 +43,7 @@ from vision.silhouette import (
     print_in_shade,
     same_hue,
 )
+from vision.spots import KERNEL_PER_DIAM, PIP_D_PER_G
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -124,7 +124,7 @@ def refuse_new_side_pips(frame: U8, before: U8, dice: list[Die], problems: list[
     a cocked die). `down`: the board camera's (vision/camera.py); `die`: the calibrated die's side.
     `light_pips`: the dice's pips are lighter than their body (red or black dice): the grey levels are
     turned over, so that their pips are dark spots as a white die's are. `twin`: an unread die closer than this
-    many sides to a die read is that die's own side face or shadow read again (the reader's TWIN, _drop_twins),
+    many sides to a die read is that die's own side face or shadow read again (vision/throwchecks.py TWIN, drop_twins),
     not a die whose outline would hide that side face. `pip`: the dice's pips' calibrated colour (BGR; else black),
     which a side face's pips show whatever lies under the die (_print_in_shade)."""
     pips = pip_hue(pip)

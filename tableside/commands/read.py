@@ -3,7 +3,7 @@
 Reads the dice in still images. With `--before` (a frame of the table before the throw, same camera and
 view), only where each image differs from it, and with a leaning die's side face told by what was not there
 before (its pips; a red or black die's body), the board's own spots not taken for one, as the roll watcher
-reads a throw (vision/change.py, vision/sidepips.py, vision/darkpips.py SpotsBefore). One
+reads a throw (vision/change.py, vision/sidepips.py, vision/spots.py SpotsBefore). One
 JSON object per image with --json (one per line), else one line in words. Exit 0 whatever the verdicts;
 2 (via tableside.cli) for an image or calibration that can't be used.
 """

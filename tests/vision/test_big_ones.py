@@ -12,8 +12,9 @@ import pytest
 from hardware.simcam import SimulatedCamera
 from tests.vision.simthrows import read_at_the_pi_units_view, sim_table, sim_throw
 from vision import Verdict, read_dice
-from vision.darkpips import _big_ones, noise_floors
+from vision.darkpips import _big_ones
 from vision.lightface import SIDE_PER_G
+from vision.spots import noise_floors
 
 SEEDS = range(40)
 

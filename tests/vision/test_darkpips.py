@@ -8,9 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.darkpips import _between_pips, _refined, spots
+from vision.darkpips import _between_pips, _refined
 from vision.layout import fit_layout
 from vision.pips import black_hat, detect
+from vision.spots import spots
 
 ALONG_X = np.zeros(6, np.int64)  # every spot's long axis along the image's x (columns run along y)
 ALONG_Y = np.full(6, 2, np.int64)
@@ -149,7 +150,7 @@ def _pips(centres: list[tuple[float, float]], radius: float, blur: float = 0.0) 
 def test_a_flat_bottomed_pip_is_one_spot(radius: float) -> None:
     """A sharp black pip 8-10 px across (a die of 46 px, or a close camera) answers the black-hat with a plateau wider
     than pips.detect's 3x3 cells, whose maxima at either side were two spots: a 6 of seven, never read (the simulated
-    camera at 960x720, seed 9: "no dice found"). Before darkpips.ONE_PIP_SPAN 2-15 of the 20 placements gave two."""
+    camera at 960x720, seed 9: "no dice found"). Before spots.ONE_PIP_SPAN 2-15 of the 20 placements gave two."""
     for k in range(20):
         centre = (30 + (k % 5) * 0.2, 30 + (k // 5) * 0.25)
         found, _ = spots(_pips([centre], radius), 2 * radius)

@@ -488,7 +488,7 @@ def _yellow_three() -> np.ndarray:
 
 
 def test_colour_reader_is_skipped_where_the_lab_reader_and_the_net_agree(monkeypatch: pytest.MonkeyPatch) -> None:
-    import vision.reader as reader
+    import vision.bodyread as bodyread
     from vision.colourpips import read_colour_face as real
 
     calls: list[object] = []
@@ -497,7 +497,7 @@ def test_colour_reader_is_skipped_where_the_lab_reader_and_the_net_agree(monkeyp
         calls.append(args[1])
         return real(*args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(reader, "read_colour_face", counted)
+    monkeypatch.setattr(bodyread, "read_colour_face", counted)
     frame = _yellow_three()
     unsure = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (3, NET_SUPPORT)}))
     assert unsure.verdict is Verdict.OK and unsure.values == (4, 3) and len(calls) == 1
@@ -520,7 +520,7 @@ def test_colour_reader_is_skipped_where_the_lab_reader_saw_nothing_and_the_net_i
     """The Lab reader finds no value on the yellow 3 (here made to: its pips too faint, say) for no physical
     reason, on a square body: with the net sure of a value the colour reader is not asked and the die takes
     the net's value (consult_net's rule for an unread die); with the net unsure it is asked, and reads 3."""
-    import vision.reader as reader
+    import vision.bodyread as bodyread
     from vision.colourpips import read_colour_face as real_colour
     from vision.faces import Face
     from vision.faces import read_face as real_lab
@@ -537,8 +537,8 @@ def test_colour_reader_is_skipped_where_the_lab_reader_saw_nothing_and_the_net_i
             return Face(None, 0.0, "pips do not form a d6 layout", ())
         return face
 
-    monkeypatch.setattr(reader, "read_colour_face", counted)
-    monkeypatch.setattr(reader, "read_face", blind)
+    monkeypatch.setattr(bodyread, "read_colour_face", counted)
+    monkeypatch.setattr(bodyread, "read_face", blind)
     frame = _yellow_three()
     sure = read_dice(frame, net=FixedNet({**BACK_4, (430, 290): (3, NET_ACCEPT)}))
     assert calls == [] and sure.verdict is Verdict.OK and sure.values == (4, 3)

@@ -1,5 +1,5 @@
 """M.DICE.2 near overhead, white dice: given the table before the throw, the grey pass's lean check passes over the
-board's own spots (vision/darkpips.py SpotsBefore) and, with those left out, looks for a narrow side face's pips too
+board's own spots (vision/spots.py SpotsBefore) and, with those left out, looks for a narrow side face's pips too
 (vision/lean.py _narrow_side; vision/reader.py).
 
 A flat white die beside a hotel's corner or a board line's end had that corner taken for an open side face's pip and

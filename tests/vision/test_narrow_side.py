@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-import vision.darkpips
 import vision.reader
+import vision.spots
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.simthrows import read_at_the_pi_units_view
 from vision import Verdict, read_dice
@@ -79,7 +79,7 @@ def test_read_from_above_a_die_leaning_a_little_on_the_hotel_is_refused(monkeypa
     changed = changes(before, after, cam.die_size_px())
     r = read_dice(after, calibration=cam.calibration(), changed=changed, before=before)
     assert r.verdict is Verdict.UNREADABLE and "cocked: a side face shows" in r.reason, r.reason
-    monkeypatch.setattr(vision.darkpips, "NARROW_ELONG", 1.0)
+    monkeypatch.setattr(vision.spots, "NARROW_ELONG", 1.0)
     assert read_dice(after, calibration=cam.calibration(), changed=changed, before=before).verdict is Verdict.OK
 
 
@@ -87,7 +87,7 @@ def test_near_overhead_the_narrow_check_is_asked_only_given_the_table_before(mon
     """The Pi unit's view (near overhead, read as taken): a plain white throw whose flat 4 lies against the board's
     black line is read. Asked there without the table before, the narrow check took the line's piece along the die's
     edge for a side face's pip, and refused it; given the table before, the grey pass passes over the board's spots
-    that were there (vision/darkpips.py SpotsBefore), so near overhead it is asked only then (vision/reader.py)."""
+    that were there (vision/spots.py SpotsBefore), so near overhead it is asked only then (vision/reader.py)."""
     r, truth = read_at_the_pi_units_view(20)
     assert r.verdict is Verdict.OK and sorted(r.values) == sorted(truth.values), r.reason
     plain = vision.reader.light_pass

@@ -182,7 +182,7 @@ def test_coloured_dice_leaning_near_overhead_held_out_seeds() -> None:
     one die flat and one leaning 25 or 35 degrees (120 throws), two flat and two touching (120). Measured
     2026-11-29 with the table before: wrong `ok`s 2 -> 0 (black 2 -> 0, red none either way); pairs read right 97
     -> 97, then 109 once the lean check no longer took the board's spots for a side face's (red 39 -> 51 of 60:
-    red dice on red lettering; vision/darkpips.py SpotsBefore)."""
+    red dice on red lettering; vision/spots.py SpotsBefore)."""
     wrong, right = 0, 0
     for look in ("red", "black"):
         for tilt in (0.0, 8.0, 18.0):

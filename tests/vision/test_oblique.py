@@ -5,15 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import vision.darkpips
 import vision.oblique
+import vision.spots
 from calibration.fit import from_corners
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from vision import Verdict, read_dice
+from vision.camera import board_camera
 from vision.change import changes
 from vision.oblique import READ_DIE, rectified, squash_at
-from vision.reader import _board_camera, _drop_side_faces
 from vision.reading import Die
+from vision.throwchecks import drop_side_faces
 
 
 def _throw(kind: str, seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray, SimulatedCamera]:
@@ -25,8 +26,8 @@ def _throw(kind: str, seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray, S
 def _rect(cam: SimulatedCamera) -> vision.oblique.Rectified | None:
     cal = cam.calibration()
     assert cal.homography is not None and cal.die_size_px is not None
-    bc = _board_camera(tuple(tuple(r) for r in cal.homography), tuple(cal.image_size),
-                       tuple(tuple(p) for p in cal.board_polygon), cam.size, cal.die_size_px)
+    bc = board_camera(tuple(tuple(r) for r in cal.homography), tuple(cal.image_size),
+                      tuple(tuple(p) for p in cal.board_polygon), cam.size, cal.die_size_px)
     return rectified(cal, bc, cam.size)
 
 
@@ -100,7 +101,7 @@ def test_a_board_calibrated_from_its_clicked_corners_is_read_from_above() -> Non
 ])
 def test_a_steep_view_gives_no_wrong_ok(tilt: float, kind: str, seed: int) -> None:
     """Throws that were wrong `ok`s seen from the side, read as taken or (before the checks of
-    vision/reader.py `_drop_side_faces`, the lean check past a face's corners and the pips' shape) from
+    vision/throwchecks.py `drop_side_faces`, the lean check past a face's corners and the pips' shape) from
     above: none is an `ok` with values other than the throw's."""
     _, after, cam = _throw(kind, seed, tilt)
     (truth,) = cam.throws
@@ -137,7 +138,7 @@ def test_what_lies_on_a_flat_dies_side_face_is_no_die(top: int, below: int | Non
     b = Die(below, (100.0 + (beside or 0.0), 100.0 + 0.9 * side), 0.8 if below else 0.0, size=30.0)
     c = Die(4, (300.0, 200.0), 0.9, size=side)
     dice, problems = [a, b, c], ["", "" if below else "pips do not form a d6 layout", ""]
-    _drop_side_faces(dice, problems, _Down(), side, 2)
+    drop_side_faces(dice, problems, _Down(), side, 2)
     assert all(d.center != b.center for d in dice) is dropped
     assert a in dice and c in dice and len(problems) == len(dice)
     if not dropped:
@@ -155,7 +156,7 @@ def test_a_die_just_past_a_flat_dies_sides_is_taken_for_a_stack_where_sides_are_
         a = Die(1, (100.0, 100.0), 0.6, size=side)
         b = Die(1, (100.0, 100.0 + 0.5 * side + reach + 5.0), 0.6, size=side)
         dice, problems = [a, b], ["", ""]
-        _drop_side_faces(dice, problems, _Down(reach), side, 2)
+        drop_side_faces(dice, problems, _Down(reach), side, 2)
         assert (dice[1].value is None) is refused
         assert ("stacked" in problems[1]) is refused
 
@@ -166,7 +167,7 @@ def test_an_unread_blob_on_a_side_face_stays_where_the_count_is_short() -> None:
     read, blob = Die(3, (100.0, 100.0 + 0.9 * side), 0.8, size=30.0), Die(None, (100.0, 100.0 + 0.9 * side), 0.0)
     for b, kept in ((blob, True), (read, False)):
         dice, problems = [a, b], ["", "" if b.value else "pips do not form a d6 layout"]
-        _drop_side_faces(dice, problems, _Down(), side, 2)
+        drop_side_faces(dice, problems, _Down(), side, 2)
         assert (b in dice) is kept  # "found 1 dice" would say less than the blob's reason; a value never counts
 
 
@@ -180,7 +181,7 @@ def test_read_from_above_the_table_before_refuses_a_die_leaning_on_the_hotel(mon
     die where the side face a flat die shows the camera is the table as it was. (The white die of seed 252 also
     opens a narrow side face, which refuses it without the table before: that check is left out here,
     tests/vision/test_narrow_side.py.)"""
-    monkeypatch.setattr(vision.darkpips, "NARROW_ELONG", 1.0)
+    monkeypatch.setattr(vision.spots, "NARROW_ELONG", 1.0)
     body, pip = DICE_LOOKS[look]
     cam = SimulatedCamera(seed=seed, script=["cocked"], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip)
     frames = list(cam)

@@ -54,6 +54,7 @@ def test_the_reader_asks_for_valleys_uncalibrated_only(monkeypatch: pytest.Monke
     # side face's (the simulated camera's touching white pairs, 2 of 90 refused): calibrated reads measure as before.
     import vision.colourpips
     import vision.darkpips
+    import vision.spots
     from calibration.model import Calibration
     from tests.vision.render import DieSpec, render
     from vision.reader import read_dice
@@ -64,6 +65,7 @@ def test_the_reader_asks_for_valleys_uncalibrated_only(monkeypatch: pytest.Monke
         asked.append(valleys)
         return detect(resp, floor, max_radius, dark, valleys)
 
+    monkeypatch.setattr(vision.spots, "detect", spy)
     monkeypatch.setattr(vision.darkpips, "detect", spy)
     monkeypatch.setattr(vision.colourpips, "detect", spy)
     red, white = (40, 40, 170), (245, 245, 245)
@@ -80,7 +82,7 @@ def test_the_reader_asks_for_valleys_uncalibrated_only(monkeypatch: pytest.Monke
 
 @pytest.mark.parametrize("valleys", [True, False])
 def test_the_body_reader_passes_valleys_to_the_colour_reader(valleys: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    import vision.reader
+    import vision.bodyread
     from vision.dicenet import N_CLASSES, NetRead
     from vision.faces import Face
 
@@ -90,10 +92,10 @@ def test_the_body_reader_passes_valleys_to_the_colour_reader(valleys: bool, monk
         asked.append(bool(kwargs.get("valleys")))
         return Face(None, 0.0, "spy", ())
 
-    monkeypatch.setattr(vision.reader, "read_colour_face", spy)
+    monkeypatch.setattr(vision.bodyread, "read_colour_face", spy)
     unsure = NetRead.of(tuple([0.1] + [0.15] * 6 + [0.0]))  # no die 0.1, no value sure: the colour reader is asked
     assert len(unsure.probs) == N_CLASSES
     frame = np.full((200, 200, 3), 128, np.uint8)
     square = ((100.0, 100.0), 40.0, 0.0)
-    vision.reader._read_body(frame, square, square, False, unsure, valleys=valleys)
+    vision.bodyread.read_body(frame, square, square, False, unsure, valleys=valleys)
     assert asked == [valleys]

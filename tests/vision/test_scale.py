@@ -350,7 +350,7 @@ def test_the_boards_print_unchanged_since_before_is_no_die_of_the_throw(look: st
     counter of a red "A" (141; 193, partly in the die's shadow), a white throw's red "T" read as a leaning die (182),
     each within the window where the table changed, so "found 3 dice". Their faces are as they were before the
     throw, or shaded: a die read is this throw's only where a twentieth of its top face's middle is new
-    (vision/reader.py _drop_unchanged, NEW_FACE)."""
+    (vision/throwchecks.py drop_unchanged, NEW_FACE)."""
     _plain_throw_is_read_at_the_pi_units_view(seed, look)
 
 

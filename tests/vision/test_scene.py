@@ -9,8 +9,9 @@ from numpy.typing import NDArray
 
 from tests.vision.render import DieSpec, render
 from vision import Verdict, read_dice
-from vision.darkpips import MIN_SPOT, _all_spots, light_pass, noise_floors
+from vision.darkpips import light_pass
 from vision.scene import MAX_GAIN, neutral_gains, noise_sigma
+from vision.spots import MIN_SPOT, all_spots, noise_floors
 
 U8 = NDArray[np.uint8]
 # B, G, R gains of a colour cast, with the exposure the camera would pick (its brightest channel unclipped):
@@ -97,7 +98,7 @@ def test_spots_are_found_above_the_noise() -> None:
     gray = np.asarray(cv2.cvtColor(sheet, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     floor, edge = noise_floors(gray)
     assert floor > MIN_SPOT and edge > 10.0
-    assert len(_all_spots(gray, 6.0, False, MIN_SPOT)[0]) > 20  # 31 round ones (more among the ovals)
-    assert len(_all_spots(gray, 6.0, False, floor)[0]) == 0
+    assert len(all_spots(gray, 6.0, False, MIN_SPOT)[0]) > 20  # 31 round ones (more among the ovals)
+    assert len(all_spots(gray, 6.0, False, floor)[0]) == 0
     # A clean frame keeps the fixed floors.
     assert noise_floors(np.full((480, 640), 170, np.uint8)) == (MIN_SPOT, 10.0)

@@ -1,5 +1,5 @@
 """M.DICE.2: a top face measured at a slant by the Lab reader is not overruled by the colour reader's value unless
-the net is sure of that value (vision/reader.py `_read_body`).
+the net is sure of that value (vision/bodyread.py `read_body`).
 
 bench/refusals.py renders a leaning die of every value beside a flat 4. A red 6 leaning about 53 degrees (its top
 face squashed to 0.6, turned 70 degrees) was read as a 4 from four of its pips by the colour reader, the net backing
@@ -14,10 +14,10 @@ import numpy as np
 from calibration.model import Calibration
 from tests.vision.render import DieSpec, render
 from vision import Verdict, read_dice
+from vision.bodyread import read_body
 from vision.colourpips import read_colour_face
 from vision.dicenet import N_CLASSES, NetRead
 from vision.faces import read_face
-from vision.reader import _read_body
 
 RED = ((40, 40, 170), (245, 245, 245))
 W, H = 640, 480
@@ -55,11 +55,11 @@ def test_a_colour_read_overrules_the_slant_only_with_the_net_sure_of_its_value()
     tight = ((249.44822766053977, 217.49137136025973), 39.72205458248055, -19.98310661315918)
     assert read_colour_face(frame, *blob).value == 4
     assert read_face(frame, *tight).reason == "cocked: the top face is seen at a slant"
-    unsure = _read_body(frame, blob, tight, False, _net(4, 0.52), squarish=True)
+    unsure = read_body(frame, blob, tight, False, _net(4, 0.52), squarish=True)
     assert unsure.value is None and unsure.reason == "cocked: the top face is seen at a slant"
     # The same colour read (a 4) with the net sure of a 4 stands, as the Byler photos' 6s do.
-    sure = _read_body(frame, blob, tight, False, _net(4, 0.95), squarish=True)
+    sure = read_body(frame, blob, tight, False, _net(4, 0.95), squarish=True)
     assert sure.value == 4
     # Sure of another value: still the slant's refusal.
-    other = _read_body(frame, blob, tight, False, _net(6, 0.95), squarish=True)
+    other = read_body(frame, blob, tight, False, _net(6, 0.95), squarish=True)
     assert other.value is None

@@ -11,7 +11,7 @@ import pytest
 from tests.vision.render import DieSpec, render
 from vision import Verdict, faces, read_dice
 from vision.bodies import _floored_median_multiple, measure_die_size, segment
-from vision.darkpips import _ONE_ANGLES, _one_per_spot
+from vision.darkpips import _ONE_ANGLES
 from vision.faces import _patch, motion_smear
 from vision.layout import LAYOUTS, _skew, fit_layout, skew_of
 from vision.lightface import outside
@@ -20,6 +20,7 @@ from vision.pipshape import INNER, PATCH, PIP_R, _median_u8, face_patch, pip_mom
 from vision.rim import face_extent, first_extent, medians_without
 from vision.scene import _MEDIAN_ABS, _NOISE_MASK, noise_sigma
 from vision.silhouette import DARK_BODY, DARK_SLACK, SAME_HUE, SHADE, WINDOW, Silhouette
+from vision.spots import one_per_spot
 
 
 def test_closed_form_skew_matches_least_squares() -> None:
@@ -133,7 +134,7 @@ def test_one_spot_per_pip_sweep_matches_the_full_distance_matrix() -> None:
         xy = np.round(rng.uniform(0.0, 100.0, (n, 2)))
         c = Candidates(xy, rng.integers(10, 60, n).astype(np.float64), rng.uniform(0.5, 5.0, n), np.ones(n),
                        np.zeros(n, np.int64), True)
-        fast, brute = _one_per_spot(c), _one_per_spot_brute(c)
+        fast, brute = one_per_spot(c), _one_per_spot_brute(c)
         assert np.array_equal(fast.xy, brute.xy) and np.array_equal(fast.peak, brute.peak)
 
 

@@ -1,5 +1,5 @@
 """M.DICE.2 without false alarms: given the table before the throw, the lean check of dice with light pips does not
-take the board's own spots for a side face's pips (vision/darkpips.py SpotsBefore).
+take the board's own spots for a side face's pips (vision/spots.py SpotsBefore).
 
 A red die lying flat on red lettering has light gaps between the letters beside it, on its own silhouette: the lean
 check took them for an open side face's pips and refused the throw. They were there before the throw; a side
@@ -15,8 +15,8 @@ import pytest
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.simthrows import sim_table, sim_touching
 from vision import Verdict, read_dice
-from vision.darkpips import SpotsBefore
 from vision.pips import black_hat
+from vision.spots import SpotsBefore
 
 LEANING = "cocked: a side face shows beside the top face"
 KERNEL = 9
@@ -99,7 +99,7 @@ def test_a_leaning_red_die_is_still_refused_by_its_side_faces_pips(tilt: float, 
 def test_the_response_round_the_spots_is_the_whole_images() -> None:
     """SpotsBefore takes the black-hat on a window round the spots asked about: 3 half-kernels and 4 px larger,
     it answers as the whole image's response (grown by two pixels) would, at the threshold's very edge too."""
-    from vision.darkpips import OLD_SHARE
+    from vision.spots import OLD_SHARE
 
     rng = np.random.default_rng(7)
     for _ in range(60):

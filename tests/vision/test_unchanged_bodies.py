@@ -1,8 +1,9 @@
 """M.DICE.1: given the table before the throw, the body pass reads only bodies that changed since then.
 
 A whole read of the simulated board finds its lettering, houses and pieces as die-sized bodies, reads each and asks
-the net about it, and then drops what did not change since before the throw (reader `_drop_unchanged`). With the
-table before given, such bodies are no longer read at all (reader `_read_frame`): the same verdicts, less time.
+the net about it, and then drops what did not change since before the throw (vision/throwchecks.py
+`drop_unchanged`). With the table before given, such bodies are no longer read at all (reader `_read_frame`): the
+same verdicts, less time.
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ import pytest
 from tests.vision.simthrows import sim_throw_before
 from vision import reader
 from vision.change import new_share
-from vision.reader import FACE_DISC, NEW_FACE, calibrated_die_size, read_dice
+from vision.reader import calibrated_die_size, read_dice
 from vision.reading import Verdict
+from vision.throwchecks import FACE_DISC, NEW_FACE
 
 
 def _bodies_read(monkeypatch: pytest.MonkeyPatch, frame: Any, cal: Any, before: Any) -> list[float]:
     """Each body the body pass was given, as its share new since `before` (the frame's own table)."""
     shares: list[float] = []
-    real = reader._candidate_faces
+    real = reader.candidate_faces
     die = calibrated_die_size(cal, (frame.shape[1], frame.shape[0]))
     assert die
 
@@ -29,7 +31,7 @@ def _bodies_read(monkeypatch: pytest.MonkeyPatch, frame: Any, cal: Any, before: 
         shares.extend(new_share(bgr, before, b.center, FACE_DISC * die) for b in bodies)
         return real(bgr, bodies, *args, **kwargs)
 
-    monkeypatch.setattr(reader, "_candidate_faces", spy)
+    monkeypatch.setattr(reader, "candidate_faces", spy)
     return shares
 
 
