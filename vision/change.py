@@ -112,7 +112,7 @@ def new_share(frame: NDArray[np.uint8], before: NDArray[np.uint8], centre: tuple
     x1, y1 = min(w, int(centre[0] + r) + 1), min(h, int(centre[1] + r) + 1)
     if x1 <= x0 or y1 <= y0:
         return 1.0
-    yy, xx = np.mgrid[y0:y1, x0:x1]
+    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
     disc = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
     if not disc.any():
         return 1.0

@@ -83,7 +83,7 @@ def die_blur(frame: U8, die: Die) -> float | None:
     if cut.ndim == 3:  # (only the patch is made grey: a read asks about two dice of a whole frame)
         cut = np.asarray(cv2.cvtColor(cut, cv2.COLOR_BGR2GRAY), np.uint8)
     patch = np.asarray(cv2.GaussianBlur(cut.astype(np.float32), (0, 0), SMOOTH), np.float32)
-    yy, xx = np.mgrid[0:2 * m + 1, 0:2 * m + 1]
+    yy, xx = np.arange(2 * m + 1)[:, None], np.arange(2 * m + 1)[None, :]
     disc = np.hypot(xx + x0 - cx, yy + y0 - cy) <= r
     if disc.sum() < STEEPEST:
         return None

@@ -170,7 +170,7 @@ def square_turn(gray: U8, centre: tuple[float, float], side: float) -> float:
         return 0.0
     gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1)
-    yy, xx = np.mgrid[0:patch.shape[0], 0:patch.shape[1]]
+    yy, xx = np.arange(patch.shape[0])[:, None], np.arange(patch.shape[1])[None, :]
     dist = np.hypot(xx + x0 - centre[0], yy + y0 - centre[1])
     ring = (dist > 0.3 * side) & (dist < 0.75 * side)  # the edges, not the pip
     z = ((gx * gx + gy * gy) * np.exp(4j * np.arctan2(gy, gx)))[ring].sum()

@@ -116,11 +116,13 @@ def one_per_spot(c: Candidates, resp: U8 | None = None) -> Candidates:
     if resp is not None:
         far = ~close & (d < ONE_PIP_SPAN * np.maximum(rad[a], rad[b]))
         if far.any():
-            flat = np.ones(int(far.sum()), bool)
+            af, bf = a[far], b[far]
+            x0, y0 = xy[af, 0], xy[af, 1]
+            dx, dy = xy[bf, 0] - x0, xy[bf, 1] - y0
+            need = (1.0 - PLATEAU) * np.minimum(peak[af], peak[bf])
+            flat = np.ones(len(af), bool)
             for t in (0.25, 0.5, 0.75):  # (along the segment between them)
-                mx = np.rint(xy[a[far], 0] + t * (xy[b[far], 0] - xy[a[far], 0])).astype(np.intp)
-                my = np.rint(xy[a[far], 1] + t * (xy[b[far], 1] - xy[a[far], 1])).astype(np.intp)
-                flat &= resp[my, mx] >= (1.0 - PLATEAU) * np.minimum(peak[a[far]], peak[b[far]])
+                flat &= resp[np.rint(y0 + t * dy).astype(np.intp), np.rint(x0 + t * dx).astype(np.intp)] >= need
             close[far] = flat
     # Greedy in order of strength (index order): a spot kept drops every weaker spot close to it. Pairs
     # taken by their stronger spot; that spot's own fate is settled by stronger spots, all seen before.
