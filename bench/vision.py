@@ -186,6 +186,11 @@ reader's spots too (crops +2.4% / +1.6%): 99.88% of 1,657, coverage 92.06% (whit
 ok and right, none wrong (`--expect any` 154 / 2); crops 40.0 / 16.5 ms (0.41x); where changed 8.0 / 10.1 against
 20.1 ms (2.50x / 2.03x; the calibrated path, unchanged, moved with the machine), whole 8.6 / 16.8 ms (2.33x /
 1.22x), 160/160 right.
+2026-12-01, the last session that day (the reads byte-identical to the sessions before), machine otherwise idle
+(2m12s): the same Byler figures; crops 39.7 / 50.5 ms against the peer's 16.1 / 16.9 ms (0.41x); where
+changed 8.6 / 9.9 against 19.7 / 19.9 ms (2.29x / 2.02x; by kind on the mean 8.5 / 8.2 / 8.9 / 13.9 ms), whole 8.6 /
+16.3 ms (2.28x / 1.22x), 160/160 right. A quarter of an hour before, with a second bench running beside it, where changed 11.8 /
+13.4 against 20.2 / 28.9 ms: a run with anything else on the machine says nothing about the ratio.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
