@@ -187,10 +187,15 @@ ok and right, none wrong (`--expect any` 154 / 2); crops 40.0 / 16.5 ms (0.41x);
 20.1 ms (2.50x / 2.03x; the calibrated path, unchanged, moved with the machine), whole 8.6 / 16.8 ms (2.33x /
 1.22x), 160/160 right.
 2026-12-01, the last session that day (the reads byte-identical to the sessions before), machine otherwise idle
-(2m12s): the same Byler figures; crops 39.7 / 50.5 ms against the peer's 16.1 / 16.9 ms (0.41x); where
-changed 8.6 / 9.9 against 19.7 / 19.9 ms (2.29x / 2.02x; by kind on the mean 8.5 / 8.2 / 8.9 / 13.9 ms), whole 8.6 /
-16.3 ms (2.28x / 1.22x), 160/160 right. A quarter of an hour before, with a second bench running beside it, where changed 11.8 /
-13.4 against 20.2 / 28.9 ms: a run with anything else on the machine says nothing about the ratio.
+(2m12s): the same Byler figures; crops 39.7 / 50.5 ms against the peer's 16.1 / 16.9 ms (0.41x); where changed 8.6 /
+9.9 against 19.7 / 19.9 ms (2.29x / 2.02x; by kind on the mean 8.5 / 8.2 / 8.9 / 13.9 ms), whole 8.6 / 16.3 ms
+(2.28x / 1.22x), 160/160 right. A quarter of an hour before, with a second bench running beside it, where changed
+11.8 / 13.4 against 20.2 / 28.9 ms: a run with anything else on the machine says nothing about the ratio. Then with
+the colour reader's opponent planes (vision/colourpips.py; docs/vision.md, "Red pips in hue"), 2m13s: 99.88% of
+1,663 right, coverage 92.39% (coloured 95.60%, dark 86.27%, white 98.99%), 159 photos ok and right, none wrong
+(`--expect any` 157 / 2); crops 39.1 / 50.2 against 16.1 / 16.5 ms (0.41x); where changed 8.9 / 10.5 against 20.0 /
+20.3 ms (2.24x / 1.94x), the product path's reads byte-identical and, interleaved against the commit before, no
+slower (means 9.70 / 10.15 against 9.95 / 11.62 ms).
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by

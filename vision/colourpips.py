@@ -4,7 +4,10 @@ Pure: arrays in, a `Face` out. The die (a body found by vision.bodies: centre, s
 fixed square, so every size below is a share of the die's side. Pips are spots a little smaller than a
 morphological kernel of 0.3 of the die: a black-hat finds darker spots, a top-hat lighter ones, in each of
 the blue, green, red and grey planes (black pips on yellow show in red and green, red pips on black or blue
-in red, white pips on any colour in the planes the body lacks). Each of the eight maps proposes a face:
+in red, white pips on any colour in the planes the body lacks), and where none of those eight maps reads a value,
+in Lab's two opponent planes (a*, green to red; b*, blue to yellow), when no polarity is asked for: red pips on a
+marbled blue body differ from it mostly in hue, and in the red plane the body's glare and marbling are as bright as
+they are. Each map proposes a face:
 round spots of similar strength on the die's body (the window's regions unlike its rim, less a margin), fitted
 to a legal d6 layout, with nothing else pip-strong on the face, the layout's empty cells and the face between
 the pips quiet, on one die-sized body whose outline runs along the pip grid, and no pips nearer that body's
@@ -94,7 +97,8 @@ def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: f
     """Read the die whose outline is the square `side` (pixels) at `center`, turned `angle` degrees.
 
     `dark_pips`: where the dice's look is known (vision.look, from a calibration), only the maps of that
-    polarity (black-hats for dark pips, top-hats for light ones); None tries both. `valleys`: spots long at half
+    polarity (black-hats for dark pips, top-hats for light ones); None tries both, and the opponent planes where
+    the others read no value. `valleys`: spots long at half
     their peak measured again to the valleys before their neighbours (pips.detect; the reader asks for it
     uncalibrated, as for the pip passes)."""
     win, amap = _window(bgr, center, side, angle)
@@ -104,16 +108,18 @@ def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: f
     grey = np.asarray(cv2.cvtColor(win, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     # The B, G, R and grey planes as one 4-channel image: each morphology and blur is one call for all four
     # (OpenCV filters every channel alone, so each plane's map is the same as filtering it by itself).
-    bgrg = np.dstack([win, grey])
-    hats = [np.asarray(cv2.GaussianBlur(cv2.morphologyEx(bgrg, op, ker), (3, 3), 0.8), dtype=np.uint8)
-            for op in _HATS[dark_pips]]
-    reads = []
-    for i in range(4):
-        for hat in hats:
-            m = np.ascontiguousarray(hat[..., i])
-            reads.append(_read(m, detect(m, MIN_PEAK, max(3, round(0.15 * s)), True, valleys), s, blobs))
+    reads = _reads(np.dstack([win, grey]), dark_pips, ker, s, blobs, valleys)
     good = [r for r in reads if r.value is not None]
+    if not good and dark_pips is None:
+        # The opponent planes only where the others read no value (see the module's docstring for why, and
+        # docs/vision.md, "Red pips in hue"): read for every die they cost the photos 3-5% more time. Not where
+        # the pips' polarity is known (a calibrated look): a hue plane has none, and white pips on a red die
+        # are darker than it in a*, which the look of white dice with black pips would then read.
+        lab = np.asarray(cv2.cvtColor(win, cv2.COLOR_BGR2LAB), dtype=np.uint8)
+        good = [r for r in _reads(np.ascontiguousarray(lab[..., 1:]), dark_pips, ker, s, blobs, valleys)
+                if r.value is not None]
     if not good:
+        # (Why the face is refused: as the eight maps of the B, G, R and grey planes say.)
         most = max(reads, key=lambda r: len(r.pts))
         return Face(None, 0.0, most.why(), _to_frame(amap, most.pts))
     # A plane where the pips barely differ from the body (white pips in a red die's red plane) reads its
@@ -128,6 +134,19 @@ def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: f
     conf = float(np.clip(best.margin, 0.0, 1.0))
     fit = fit_layout(best.pts)
     return Face(best.value, conf, "", _to_frame(amap, best.pts), fit.grid / s if fit.grid else 0.0)
+
+
+def _reads(planes: U8, dark_pips: bool | None, ker: U8, s: float, blobs: _Blobs, valleys: bool) -> list[_Read]:
+    """Each of `planes`' maps read (_read): every plane's black-hat and top-hat, or the one polarity `dark_pips`
+    asks for."""
+    hats = [np.asarray(cv2.GaussianBlur(cv2.morphologyEx(planes, op, ker), (3, 3), 0.8), dtype=np.uint8)
+            for op in _HATS[dark_pips]]
+    out = []
+    for i in range(planes.shape[2]):
+        for hat in hats:
+            m = np.ascontiguousarray(hat[..., i])
+            out.append(_read(m, detect(m, MIN_PEAK, max(3, round(0.15 * s)), True, valleys), s, blobs))
+    return out
 
 
 @dataclass(frozen=True)

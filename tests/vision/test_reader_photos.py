@@ -55,17 +55,18 @@ def test_accuracy_among_accepted_dice(score: byler.Score) -> None:
 def test_coverage(score: byler.Score) -> None:
     # measured 91.67% overall (2026-11-27, two views; one view 91.83%, 91.81% without the five unlabelled
     # dice, 91.92% with the float nets); 91.78% since 2026-11-29 (two dark dice more); 92.06% with packed pips
-    # measured to their valleys (five more)
-    assert score.overall.coverage >= 0.91
+    # measured to their valleys (five more); 92.39% with the colour reader's opponent planes (2026-12-01, six more)
+    assert score.overall.coverage >= 0.915
 
 
 def test_by_colour(score: byler.Score) -> None:
     # measured (2026-11-27, two views): white 98.48% coverage / 100.00% accuracy (195/195), dark 85.69% /
     # 99.66% (591/593), coloured 94.73% / 100.00% (862/862); one view: white 98.99% (196/196), dark 86.56% /
     # 99.67%, coloured 94.29% / 99.88%; since 2026-11-29 dark 85.98% / 99.66% (593/595); with packed pips measured
-    # to their valleys white 98.99% (196/196), coloured 95.05% (865/865), dark 86.13% (594/596). The white floor
-    # is the 98%.
-    floors = {"white": (0.98, 0.985), "dark": (0.85, 0.985), "coloured": (0.94, 0.995)}
+    # to their valleys white 98.99% (196/196), coloured 95.05% (865/865), dark 86.13% (594/596); with the colour
+    # reader's opponent planes (2026-12-01) coloured 95.60% (870/870), dark 86.27% (595/597). The white floor is
+    # the 98%.
+    floors = {"white": (0.98, 0.985), "dark": (0.85, 0.985), "coloured": (0.95, 0.995)}
     for colour, (cov, acc) in floors.items():
         t = score.by_colour[colour]
         assert t.coverage >= cov, (colour, t.coverage)
@@ -85,8 +86,9 @@ def test_images_fully_correct_and_ok_verdicts_rarely_wrong(score: byler.Score) -
     # measured (2026-11-27): 154 of 250 photos `ok` with every die right, none `ok` otherwise (the net's one
     # view or two). Before the five unlabelled dice were added, IMG_20191209_095533.jpg (14 dice, 13 labelled,
     # 13 read) counted as an `ok` gone wrong, where the reader had read every die but one: given the real count
-    # it is `unreadable`.
-    assert score.images_ok_correct >= 150
+    # it is `unreadable`. 156 with packed pips measured to their valleys, 159 with the colour reader's opponent
+    # planes (2026-12-01).
+    assert score.images_ok_correct >= 154
     assert score.images_ok_wrong == 0
 
 
