@@ -103,7 +103,8 @@ def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: f
     uncalibrated, as for the pip passes)."""
     win, amap = _window(bgr, center, side, angle)
     s = P / WINDOW  # the die's side in window pixels
-    blobs = _die_blobs(win)
+    lab = np.asarray(cv2.cvtColor(win, cv2.COLOR_BGR2LAB), dtype=np.uint8)
+    blobs = _die_blobs(lab)
     ker = _ker(s)
     grey = np.asarray(cv2.cvtColor(win, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     # The B, G, R and grey planes as one 4-channel image: each morphology and blur is one call for all four
@@ -115,7 +116,6 @@ def read_colour_face(bgr: U8, center: tuple[float, float], side: float, angle: f
         # docs/vision.md, "Red pips in hue"): read for every die they cost the photos 3-5% more time. Not where
         # the pips' polarity is known (a calibrated look): a hue plane has none, and white pips on a red die
         # are darker than it in a*, which the look of white dice with black pips would then read.
-        lab = np.asarray(cv2.cvtColor(win, cv2.COLOR_BGR2LAB), dtype=np.uint8)
         good = [r for r in _reads(np.ascontiguousarray(lab[..., 1:]), dark_pips, ker, s, blobs, valleys)
                 if r.value is not None]
     if not good:
@@ -198,8 +198,9 @@ class _Blobs:
         return bool(off <= 0.3 * np.sqrt(a) and turn <= MAX_TURN)
 
 
-def _die_blobs(win: U8) -> _Blobs:
-    lab = np.asarray(cv2.cvtColor(win, cv2.COLOR_BGR2LAB), dtype=np.float32)
+def _die_blobs(lab_u8: U8) -> _Blobs:
+    """The bodies in a window given in Lab (uint8, as OpenCV converts it)."""
+    lab = lab_u8.astype(np.float32)
     rim = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3), lab[:, :2].reshape(-1, 3),
                           lab[:, -2:].reshape(-1, 3)])
     bg = median_rows(rim)
