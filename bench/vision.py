@@ -196,6 +196,10 @@ the colour reader's opponent planes (vision/colourpips.py; docs/vision.md, "Red 
 (`--expect any` 157 / 2); crops 39.1 / 50.2 against 16.1 / 16.5 ms (0.41x); where changed 8.9 / 10.5 against 20.0 /
 20.3 ms (2.24x / 1.94x), the product path's reads byte-identical and, interleaved against the commit before, no
 slower (means 9.70 / 10.15 against 9.95 / 11.62 ms).
+2026-12-01, the session after, the reader unchanged, on an hour when this machine ran the peer a quarter faster
+(1m37s, otherwise idle): the same Byler figures; crops 27.7 / 35.5 ms against the peer's 12.0 / 12.5 ms (0.43x);
+where changed 6.6 / 7.6 ms against 15.9 / 15.9 ms (2.42x / 2.09x; by kind on the mean 6.3 / 6.3 / 7.0 / 10.9 ms),
+whole 6.5 / 12.3 ms (2.44x / 1.30x), 160/160 right.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
