@@ -146,7 +146,7 @@ def _post(port: int, table: str, command: dict[str, Any]) -> int:
 
 def _phase(mode: str, port: int, reg: Any, target: str, clients: int, commands: int, timeout: float,
            seed: int) -> list[float]:
-    from hardware.service import scripted_command
+    from hardware.autoclerk import scripted_command
 
     child = subprocess.Popen([sys.executable, __file__, "--client-mode", mode, "--port", str(port), "--target",
                               target, "--clients", str(clients)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,

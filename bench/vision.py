@@ -120,7 +120,7 @@ calibrated frame is read from above (vision/oblique.py). 2026-11-27, 40 seeds, R
 records their colours). 2026-11-27, 40 seeds, R=1, against the commit before: right where changed red 140 ->
 158, black 148 -> 160 of 160, no wrong ok either way; where changed median / mean red 15.1 / 18.0 -> 7.3 / 10.7
 ms, black 15.8 / 18.6 -> 7.5 / 11.2 ms (the peer 20.1 / 20.3 ms). docs/vision.md, "Coloured and dark dice on
-the board". --sim-dice japanese: white dice whose 1 is one large red pip (hardware/simcam.py BIG_ONE). 2026-11-29,
+the board". --sim-dice japanese: white dice whose 1 is one large red pip (hardware/simrender.py BIG_ONE). 2026-11-29,
 40 seeds, R=1, the large-1 search off and on: right where changed 149 -> 159 of 160, no wrong ok either way,
 median / mean 6.0 / 8.2 and 6.5 / 7.8 ms (the peer 16.2-16.5 ms, 70 wrong oks). docs/vision.md, "Large ones".
 
@@ -434,7 +434,7 @@ def product_path(seeds: int, repeat: int, k: float = 1.0, tilt: float = 18.0, di
     calibration, made for 640x480, scales with the frame. `tilt`: the camera's angle off vertical (degrees;
     beyond about 26 the reader reads the frame from above, vision/oblique.py). `dice`: the dice's look
     (hardware/simcam.py DICE_LOOKS: white with black pips, red or black with white pips; "japanese": white
-    with black pips and a large red 1, simcam.BIG_ONE)."""
+    with black pips and a large red 1, simrender.BIG_ONE)."""
     from hardware.simcam import DICE_LOOKS, SimulatedCamera
     from vision.change import THRESHOLD, WORK_WIDTH, changed_boxes, shrink
 

@@ -34,7 +34,9 @@ from sqlmodel import select
 import engine
 from engine import clock as engine_clock
 from hardware import store
-from hardware.service import MISFIT, ServiceError, Subscribers, Subscription, event_row, one_line
+from hardware.errors import ServiceError, one_line
+from hardware.pubsub import Subscribers, Subscription, event_row
+from hardware.tablecamera import MISFIT
 
 UNIT_OFFLINE_S = 15.0  # a mirrored unit not heard of for this long is shown as offline
 

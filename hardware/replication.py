@@ -27,7 +27,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
 
 from hardware import store
-from hardware.service import one_line
+from hardware.errors import one_line
 
 
 class Replicator:

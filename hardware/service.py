@@ -26,13 +26,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import queue
-import random
 import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,216 +39,23 @@ from sqlalchemy.engine import Engine
 import engine
 from engine import clock as engine_clock
 from engine import game as engine_game
-from engine.board import DEEDS
-from engine.describe import describe
 from hardware import store
+from hardware.autoclerk import auto_decision, throw_command
+from hardware.errors import ServiceError, one_line
+from hardware.pubsub import Subscribers, Subscription, event_row
+from hardware.tablecamera import CameraStatus, TableCamera
 
 if TYPE_CHECKING:
     from calibration.model import Calibration
     from hardware.sources import FrameSource
-    from vision.reading import DiceReading
-    from vision.watcher import Frame, RollEvent, WatcherConfig
+    from vision.watcher import Frame, WatcherConfig
 
 DEFAULT_PLAYERS = ("Aiko", "Ben", "Chie", "Dan")
 READERS = ("real", "sim-truth")
-MISFIT = "camera not read"  # the camera status's start while the calibration is for another shape of frame
 
 
-class ServiceError(RuntimeError):
-    """The service can't do what was asked for a reason outside the rules (store, setup)."""
-
-
-def one_line(exc: BaseException) -> str:
-    """An error as the one line a clerk or a log sees."""
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__
-
-
-def event_row(row: store.EventRow) -> dict[str, Any]:
-    """The stored event as the API and the stream show it."""
-    try:
-        text = describe(engine.event_from_json(row.payload))
-    except (engine.TablesideError, KeyError, TypeError, ValueError):
-        text = None  # an event type this build does not know; the payload is still there
-    return {"seq": row.seq, "type": row.type, "payload": row.payload, "source": row.source,
-            "time": store.iso(row.created_at), "text": text}
-
-
-# ---- subscribers ----------------------------------------------------------------------------------------
-
-
-class Subscription:
-    """A thread-safe queue of messages for one subscriber (an SSE client, a log printer).
-
-    A subscriber that stops reading never blocks the table: when its queue is full the oldest message is
-    dropped (every message carries the whole state, so the newest one is enough to catch up)."""
-
-    def __init__(self, on_close: Callable[[Subscription], None], maxsize: int = 256) -> None:
-        self._queue: queue.Queue[dict[str, Any]] = queue.Queue(maxsize)
-        self._on_close = on_close
-        self.closed = False
-        self.dropped = 0
-
-    def put(self, message: dict[str, Any]) -> None:
-        while True:
-            try:
-                self._queue.put_nowait(message)
-                return
-            except queue.Full:
-                with contextlib.suppress(queue.Empty):
-                    self._queue.get_nowait()
-                    self.dropped += 1
-
-    def get(self, timeout: float | None = None) -> dict[str, Any] | None:
-        """The next message, or None after `timeout` or once the subscription is closed."""
-        try:
-            message = self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        return None if message is _WAKE else message
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self._on_close(self)
-            # A reader blocked in get() (an event stream between pings) returns now rather than at its
-            # timeout, so a stopping table or server is not held up to SSE_PING_S by every open page.
-            self.put(_WAKE)
-
-
-_WAKE: dict[str, Any] = {}  # queued by close(); compared by identity, never handed to a reader
-
-
-class Subscribers:
-    """The open subscriptions of one publisher (a table, a mirrored table, the hall's feed)."""
-
-    def __init__(self) -> None:
-        self._subs: list[Subscription] = []
-        self._lock = threading.Lock()
-
-    def subscribe(self, maxsize: int) -> Subscription:
-        sub = Subscription(self._drop, maxsize)
-        with self._lock:
-            self._subs.append(sub)
-        return sub
-
-    def _drop(self, sub: Subscription) -> None:
-        with self._lock, contextlib.suppress(ValueError):
-            self._subs.remove(sub)
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._subs)
-
-    def now(self) -> list[Subscription]:
-        """The subscriptions open now (a copy: one may close while the caller goes through them)."""
-        with self._lock:
-            return list(self._subs)
-
-    def close_all(self) -> None:
-        """End every subscription now: their readers' get() returns at once (a server shutting down)."""
-        for sub in self.now():
-            sub.close()
-
-
-# ---- the automatic clerk (demo tables and the crash test's scripted game) -------------------------------
-
-# What the automatic clerk does when the game waits on a decision, in order of preference. Rolls are the
-# camera's job and are never chosen here.
-_AUTO_ORDER = ("pay_debt", "draw_card", "pay_jail_fine", "use_jail_card", "choose_tax", "pass_bid",
-               "pass_build", "place_building", "mortgage", "sell_building", "declare_bankruptcy")
-AUTO_RESERVE = 150
-
-
-def auto_decision(state: engine.GameState) -> dict[str, Any] | None:
-    """The command a simple automatic clerk gives when the game waits on something other than dice, or
-    None when a roll is what the game waits for (or the game is over). Buys while a reserve is kept;
-    passes in auctions and build rounds; raises cash by mortgaging, then selling, then bankruptcy.
-    Built on `engine.legal_commands`, so it offers only what the rules allow."""
-    if state.turn.phase == "game_over":
-        return None
-    legal = engine.legal_commands(state)
-    kinds = {c.type for c in legal}
-    if "roll" in kinds:
-        return None
-    head = state.head
-    if "buy" in kinds and head is not None:
-        deed = getattr(head, "deed", None)
-        price = DEEDS[deed].price if deed in DEEDS else 0
-        if state.player(getattr(head, "player", state.turn.player)).cash - price >= AUTO_RESERVE:
-            return {"type": "buy"}
-    if "decline" in kinds:
-        return {"type": "decline"}
-    for kind in _AUTO_ORDER:
-        for c in legal:
-            if c.type == kind:
-                if kind == "choose_tax":
-                    return {"type": "choose_tax", "option": "flat"}
-                return c.to_json()
-    return legal[0].to_json() if legal else None
-
-
-def scripted_command(state: engine.GameState, seed: int) -> dict[str, Any] | None:
-    """A deterministic game: the automatic clerk's decision, else a roll whose dice depend only on the
-    seed and how many commands the game has accepted, so a game replayed after any crash is the same."""
-    decision = auto_decision(state)
-    if decision is not None or state.turn.phase == "game_over":
-        return decision
-    rng = random.Random(seed * 1_000_003 + state.commands)
-    return {"type": "roll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
-
-
-def throw_command(verdict: str, reason: str, values: Sequence[Any]) -> tuple[dict[str, Any], bool]:
-    """The engine command for a throw the camera read, and whether it is a real roll. Only an `ok` reading
-    of exactly two readable dice is a roll; anything else is `void_throw` (M.DICE.1-2: recorded, changes
-    nothing, both dice are thrown again)."""
-    ok = verdict == "ok" and len(values) == 2 and all(isinstance(v, int) and 1 <= v <= 6 for v in values)
-    if ok:
-        return {"type": "roll", "dice": list(values)}, True
-    why = reason or ("wrong number of dice" if verdict == "ok" else verdict)
-    return {"type": "void_throw", "reason": f"{verdict}: {why}"}, False
-
-
-# ---- the service ----------------------------------------------------------------------------------------
-
-
-# The camera status's words by kind (CameraStatus.kind), in English; the pages word the kinds in Japanese
-# (web/i18n.py CAMERA_JA). {source}: the camera, {reader}: the dice reader, {detail}: the cause as the software
-# gave it. "lost" and "back" take the words of the source that reports them (sources.RetryingSource).
-CAMERA_WORDS: dict[str, str] = {
-    "reading": "reading {source} ({reader} reader)",
-    "cant_open": "camera {source} can't be opened: {detail}; retrying, enter rolls by hand meanwhile",
-    "failed": "camera {source} failed: {detail}",
-    "ended": "camera {source}: end of stream; enter rolls by hand",
-    "misfit": MISFIT + ": {detail}, or click the board's corners in the clerk's console",
-    "not_recorded": "throw not recorded: {detail}",
-    "no_reader": "{detail}",
-}
-
-
-@dataclass
-class CameraStatus:
-    source: str = "none"
-    ok: bool = False
-    message: str = "no camera: rolls are entered by the clerk"
-    # What the message says, for the pages to say it in their reader's language (web/i18n.py CAMERA_JA): none,
-    # reading, cant_open, lost, back, failed, ended, misfit, not_recorded, no_reader; `detail`: the cause as
-    # the software gave it (an exception's words, a calibration's shape), shown as it is.
-    kind: str = "none"
-    detail: str = ""
-    reader: str = ""
-    frames: int = 0
-    throws: int = 0
-    since: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
-
-    def to_json(self) -> dict[str, Any]:
-        return {"source": self.source, "ok": self.ok, "message": self.message, "kind": self.kind,
-                "detail": self.detail, "reader": self.reader,
-                "frames": self.frames, "throws": self.throws, "since": self.since}
-
-
-class TableService:
-    """One table: its current game, its camera, its subscribers. Thread-safe."""
+class TableService(TableCamera):
+    """One table: its current game, its camera (hardware/tablecamera.py), its subscribers. Thread-safe."""
 
     def __init__(
         self,
@@ -427,25 +231,6 @@ class TableService:
             return None
         path = Path(row.image_path)
         return path if path.is_file() else None
-
-    def camera_status(self) -> dict[str, Any]:
-        return self._camera.to_json()
-
-    def latest_frame_jpeg(self) -> bytes | None:
-        frame = self._frame
-        if frame is None:
-            return None
-        cached = self._jpeg
-        if cached is not None and cached[0] == frame.index:
-            return cached[1]
-        import cv2
-
-        ok, buf = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 70])
-        if not ok:
-            return None
-        data = buf.tobytes()
-        self._jpeg = (frame.index, data)
-        return data
 
     # ---- subscribers ----
 
@@ -748,18 +533,6 @@ class TableService:
         """End every open stream of this table now (a server shutting down); the table keeps running."""
         self._subs.close_all()
 
-    def _set_camera(self, ok: bool, kind: str, detail: str = "", message: str | None = None) -> None:
-        """The camera's status: `kind` (CAMERA_WORDS) and its cause; `message` where the source words it."""
-        if message is None:
-            message = CAMERA_WORDS[kind].format(source=self.source.name, reader=self.reader, detail=detail)
-        if self._camera.ok != ok or self._camera.message != message:
-            self._camera.ok, self._camera.message = ok, message
-            self._camera.kind, self._camera.detail = kind, detail
-            self._camera.since = datetime.now(UTC).isoformat()
-            self._log(f"table {self.id}: camera {'ok' if ok else 'NOT OK'}: {message}")
-            with self._lock:
-                self._publish("camera", [], roll=None)
-
     # ---- the table's physical button (hardware/buttons.py) ----
 
     def press_confirm(self) -> str:
@@ -780,209 +553,6 @@ class TableService:
             self._log(f"table {self.id}: button: {one_line(exc)}")
             return one_line(exc)
         return "undo"
-
-    def calibration_outline(self) -> dict[str, Any] | None:
-        """The calibrated board (and dice tray) in the pixels of the camera's frames, to draw over its preview
-        (the clerk's console): a calibration made from a still of another size is scaled to the frames. None
-        without a calibration."""
-        cal = self.calibration
-        if cal is None:
-            return None
-        frame = self._frame
-        size = frame.size if frame is not None else cal.image_size
-
-        def px(poly: tuple[tuple[float, float], ...]) -> list[list[float]]:
-            return [[round(x, 1), round(y, 1)] for x, y in cal.in_frame(poly, size)]
-
-        return {"size": list(size), "board": px(cal.board_polygon),
-                "tray": px(cal.tray_polygon) if cal.tray_polygon else None, "source": cal.source}
-
-    def find_corners(self) -> list[list[float]]:
-        """The board's four corners in the camera's latest frame, found by its outline (calibration/outline.py),
-        in the order the clerk clicks them (top-left, top-right, bottom-right, bottom-left): a proposal for the
-        clerk to check and save (set_corners), not saved here. CalibrationError where the frame shows no board."""
-        from calibration.fit import order_corners
-        from calibration.outline import find_board
-
-        frame = self._frame
-        if frame is None:
-            raise ServiceError("no camera picture yet to find the board in")
-        return [[round(x, 1), round(y, 1)] for x, y in order_corners(find_board(frame.image))]
-
-    def set_corners(self, points: Sequence[tuple[float, float]]) -> dict[str, Any]:
-        """Calibrate the camera view from four clicked board corners (a board without markers): stored as a
-        new calibration row, then used by the reader and the watcher from the next frame on."""
-        from calibration.fit import from_corners_again
-
-        # The corners are clicked on the preview of the camera's own frames: in their pixels, whatever size
-        # the calibration they replace was made for (a still taken larger than the camera's frames).
-        if self._frame is not None:
-            h, w = self._frame.image.shape[:2]
-            size = (int(w), int(h))
-        elif self.calibration is not None:
-            size = self.calibration.image_size
-        else:
-            raise ServiceError("no camera picture yet to calibrate against")
-        # The same table and dice, clicked again: sizes, the dice's look, the lens and the tray stay known.
-        cal = from_corners_again(self.calibration, points, size)  # CalibrationError names a bad corner
-        with store.session_scope(self.db) as s:
-            store.save_calibration(s, table_id=self.id, data=cal.to_json())
-        self.calibration = cal
-        self._recalibrated.set()
-        with self._lock:
-            self._publish("camera", [], roll=None)
-        return cal.to_json()
-
-    def _make_reader(self) -> Callable[[Any], DiceReading]:
-        if self.reader == "sim-truth":
-            from hardware.simcam import SimulatedCamera
-
-            cam = self.source
-            while cam is not None and not isinstance(cam, SimulatedCamera):
-                cam = getattr(cam, "source", None) or getattr(cam, "inner", None)
-            if cam is None:
-                raise ServiceError("--reader sim-truth needs the simulated camera as the source")
-            sim = cam
-            # The simulator's ground truth for the frame just read: exact, for demos and tests, while the
-            # real reader learns to read rendered dice.
-            return lambda _image: sim.truth_reading()
-        from vision import read_dice
-
-        cal = self.calibration
-        return lambda image: read_dice(image, cal)
-
-    def _make_throw_reader(self) -> Callable[[Any, Any, Any], DiceReading] | None:
-        """The real reader reading a throw only where the table changed (vision/change.py), and with the table
-        as it looked before the throw (a leaning die's side face shows pips that were not there); it measures
-        its windows in dice, so only with a calibrated die size."""
-        if self.reader != "real" or self.calibration is None or not self.calibration.die_size_px:
-            return None
-        from vision import read_dice
-
-        cal = self.calibration
-        return lambda image, boxes, before: read_dice(image, cal, changed=boxes, before=before)
-
-    def _camera_loop(self) -> None:
-        from hardware.sources import RetryingSource, SourceError
-        from vision.watcher import RollWatcher, WatcherConfig
-
-        assert self.source is not None
-        self._camera.source = self.source.name
-        # The calibration first: the reader is bound to it (a reader made before would read uncalibrated).
-        if self.calibration is None and hasattr(self.source, "calibration"):
-            self.calibration = self.source.calibration()
-        if self.calibration is not None:
-            self._settle_calibration()
-        try:
-            reader = self._make_reader()
-        except ServiceError as exc:
-            self._set_camera(False, "no_reader", one_line(exc))
-            return
-        watcher = RollWatcher(reader=reader, calibration=self.calibration,
-                              config=self.watcher_config or WatcherConfig(),
-                              throw_reader=self._make_throw_reader())
-        lost_since: list[bool] = [False]
-
-        def on_status(ok: bool, message: str) -> None:
-            if ok:
-                watcher.reset()  # the scene before the loss is no reference for what the camera sees now
-            lost_since[0] = not ok
-            self._set_camera(ok, "back" if ok else "lost", "" if ok else source.lost or "", message)
-
-        source = RetryingSource(self.source, on_status=on_status, retry_s=1.0)
-        while not self._stop.is_set():  # a camera missing at start-up is retried like a lost one
-            try:
-                source.open()
-                break
-            except SourceError as exc:
-                self._set_camera(False, "cant_open", one_line(exc))
-                self._stop.wait(1.0)
-        if self._stop.is_set():
-            return
-        self._set_camera(True, "reading")
-        misfit_shown = False  # the status says the calibration is for another shape of frame
-        while not self._stop.is_set():
-            try:
-                frame = source.read_nowait()
-            except Exception as exc:  # a source bug must not take the table down
-                self._set_camera(False, "failed", one_line(exc))
-                self._stop.wait(1.0)
-                continue
-            if frame is None:
-                if source.lost is not None:
-                    self._stop.wait(0.05)
-                    continue
-                self._set_camera(False, "ended")
-                return
-            self._frame = frame
-            self._camera.frames += 1
-            if self._recalibrated.is_set():
-                self._recalibrated.clear()
-                reader = self._make_reader()
-                watcher = RollWatcher(reader=reader, calibration=self.calibration,
-                                      config=self.watcher_config or WatcherConfig(),
-                                      throw_reader=self._make_throw_reader())
-            misfit = self._misfit(frame.size)
-            if misfit:
-                # Nothing is read with a calibration for another shape of frame; the preview stays, for the
-                # clerk to click the board's corners on.
-                self._set_camera(False, "misfit", misfit)
-                misfit_shown = True
-                continue
-            if misfit_shown:
-                misfit_shown = False
-                self._set_camera(True, "reading")
-            try:
-                event = watcher.feed(frame)
-                if event is not None:
-                    self._camera.throws += 1
-                    self._on_roll_event(event)
-            except Exception as exc:  # e.g. the database is away: report, keep watching
-                self._log(f"table {self.id}: throw not recorded: {one_line(exc)}")
-                self._set_camera(True, "not_recorded", one_line(exc))
-
-    def _settle_calibration(self) -> None:
-        """The calibration given at start-up against the table's stored ones: one stored after the given one
-        was made (`calibration_made`: corners clicked in the clerk's console since the file was written; a
-        unit restarted with the same --calibration lost them) wins; otherwise the given one is stored as the
-        table's latest. A file written after the clicks (calibrated again) wins over them."""
-        from calibration.model import Calibration
-
-        assert self.calibration is not None
-        given = self.calibration.to_json()
-        with store.session_scope(self.db) as s:
-            latest = store.latest_calibration(s, table_id=self.id)
-            if latest is not None and latest.data != given and self.calibration_made is not None:
-                stored = store.as_utc(latest.created_at)
-                if stored > self.calibration_made:
-                    self.calibration = Calibration.from_json(latest.data)
-                    self._log(f"table {self.id}: using the calibration stored {stored:%Y-%m-%d %H:%M} UTC "
-                              f"({self.calibration.source}), newer than the calibration file")
-                    return
-            if latest is None or latest.data != given:
-                store.save_calibration(s, table_id=self.id, data=given)
-
-    def _misfit(self, frame_wh: tuple[int, int]) -> str:
-        """Why the table's calibration cannot read frames of `frame_wh` ("" where it can)."""
-        if self.calibration is None:
-            return ""
-        try:
-            self.calibration.check_frame(frame_wh)
-        except ValueError as exc:
-            return one_line(exc)
-        return ""
-
-    def _on_roll_event(self, event: RollEvent) -> None:
-        import cv2
-
-        from vision.draw import annotate
-
-        reading = event.reading
-        polygon = self.calibration.play_polygon_in(event.frame.size) if self.calibration is not None else None
-        picture = annotate(event.frame.image, reading, polygon)
-        ok, buf = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        self.record_throw(verdict=reading.verdict.value, reason=reading.reason,
-                          dice=[d.to_json() for d in reading.dice], image_jpeg=buf.tobytes() if ok else None)
 
     def _auto_clerk_loop(self) -> None:
         """Demo tables: decide what the camera can't see, a moment after it becomes the question."""

@@ -80,7 +80,7 @@ def _register_errors(app: Flask) -> None:
     """Engine errors become JSON `{error, rule, message}`: 400 for a malformed command, 409 for one the
     rules refuse. The message is one line."""
     from engine.errors import IllegalCommand, InvalidCommand
-    from hardware.service import one_line
+    from hardware.errors import one_line
 
     @app.errorhandler(IllegalCommand)
     def _illegal(exc: IllegalCommand) -> ResponseReturnValue:

@@ -63,7 +63,7 @@ def hall_stream() -> Response:
 @bp.post("/tables/<table_id>/clock")
 @require_clerk
 def clock(table_id: str) -> Any:
-    from hardware.service import ServiceError
+    from hardware.errors import ServiceError
 
     try:
         table = current_app.extensions["tableside"].get(table_id)

@@ -504,7 +504,7 @@ REFEREE_FIELDS_JA: Final[dict[str, str]] = {
 }
 
 
-# The camera's status in Japanese, by its kind (hardware/service.py CameraStatus.kind), after the camera's name
+# The camera's status in Japanese, by its kind (hardware/tablecamera.py CameraStatus.kind), after the camera's name
 # (common.js cameraText): {reader} the dice reader, {detail} the cause in the software's own words. English
 # pages show the service's message as it is.
 CAMERA_JA: Final[dict[str, str]] = {

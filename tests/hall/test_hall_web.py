@@ -102,7 +102,7 @@ def test_a_camera_that_is_there_but_not_read_is_told_from_a_lost_one() -> None:
     """The hall card's camera alert: lost (no frames) or not read (frames of another shape than the
     calibration's: someone must click the corners, not look for a cable)."""
     from hardware.hall import hall_row
-    from hardware.service import MISFIT
+    from hardware.tablecamera import MISFIT
 
     def alerts(camera: dict[str, Any]) -> list[str]:
         return list(hall_row({"table": {"camera": camera}}, table_id="t", name="T")["alerts"])
@@ -112,6 +112,6 @@ def test_a_camera_that_is_there_but_not_read_is_told_from_a_lost_one() -> None:
     assert alerts({"source": "picamera:0", "ok": False,
                    "message": f"{MISFIT}: the calibration is for 1280x720 frames"}) == ["camera_not_read"]
     assert alerts({"source": "none", "ok": False, "message": "no camera"}) == []
-    # told by its kind (hardware/service.py CameraStatus), whatever the message's words
+    # told by its kind (hardware/tablecamera.py CameraStatus), whatever the message's words
     assert alerts({"source": "picamera:0", "ok": False, "message": "…", "kind": "misfit"}) == ["camera_not_read"]
     assert alerts({"source": "picamera:0", "ok": False, "message": "…", "kind": "lost"}) == ["camera_lost"]

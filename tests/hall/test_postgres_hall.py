@@ -19,9 +19,10 @@ from sqlmodel import select
 
 from engine.clock import monopoly_config
 from hardware import store
+from hardware.autoclerk import scripted_command
 from hardware.hall import HallMirror
 from hardware.replication import Replicator
-from hardware.service import TableService, scripted_command, wait_until
+from hardware.service import TableService, wait_until
 from tests.hall.conftest import PIN, PrivatePostgres
 from web import create_app
 

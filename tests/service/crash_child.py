@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 import engine
-from hardware.service import scripted_command
+from hardware.autoclerk import scripted_command
 
 PLAYERS = ("Aiko", "Ben", "Chie", "Dan")
 TABLE = "crash"

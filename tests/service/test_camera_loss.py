@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from hardware import store
-from hardware.service import TableRegistry, TableService, auto_decision, wait_until
+from hardware.autoclerk import auto_decision
+from hardware.service import TableRegistry, TableService, wait_until
 from hardware.simcam import SimulatedCamera
 from hardware.sources import SourceError, SourceLost
 from tests.web.conftest import LiveServer

@@ -26,7 +26,7 @@ import pytest
 import engine
 from engine import game as engine_game
 from hardware import store
-from hardware.service import throw_command
+from hardware.autoclerk import throw_command
 from tests.service.crash_child import PLAYERS, TABLE, next_action, state_hash
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,8 @@ from sqlalchemy.engine import Engine
 
 import engine
 from hardware import store
-from hardware.service import TableService, auto_decision, wait_until
+from hardware.autoclerk import auto_decision
+from hardware.service import TableService, wait_until
 from hardware.simcam import SimulatedCamera
 from web import create_app
 
@@ -257,7 +258,7 @@ def test_a_calibration_for_frames_of_another_shape_is_not_read_with(db: Engine, 
     it is not, so the camera reads nothing and says why, while its preview stays; the board's corners
     clicked on that preview make a calibration of the frames' own shape, and throws are read again."""
     from calibration.fit import from_corners
-    from hardware.service import MISFIT
+    from hardware.tablecamera import MISFIT
 
     cam = SimulatedCamera(seed=9, hands=False)  # an endless programme of throws
     wide = from_corners([(100.0, 40.0), (1180.0, 40.0), (1180.0, 680.0), (100.0, 680.0)], (1280, 720),

@@ -16,7 +16,8 @@ from sqlmodel import SQLModel
 
 import engine
 from hardware import store
-from hardware.service import TableService, scripted_command
+from hardware.autoclerk import scripted_command
+from hardware.service import TableService
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])

@@ -22,7 +22,7 @@ from vision.reading import DiceReading
 
 def sim_throw(kind: str, seed: int, big_one: bool = False) -> tuple[Any, Calibration, Any]:
     """The frame at rest of one simulated throw of `kind`, the camera's calibration, and the truth. `big_one`:
-    the dice's 1 one large red pip (Japanese dice, hardware/simcam.py BIG_ONE)."""
+    the dice's 1 one large red pip (Japanese dice, hardware/simrender.py BIG_ONE)."""
     frame, _, cal, truth = sim_throw_before(kind, seed, big_one)
     return frame, cal, truth
 
@@ -91,7 +91,7 @@ def sim_table(tilt: float, seed: int, flat: int, leaning: int = 0, lean_deg: flo
     random places on the board's middle, with random values and turns. Returns the frame, each die's (value
     up before leaning, its top face's centre in the frame, leaning), the camera's die size in pixels and the
     table without the dice (the table before the throw; its sensor noise drawn anew). `big_one`: the dice's 1
-    one large red pip (Japanese dice, hardware/simcam.py BIG_ONE)."""
+    one large red pip (Japanese dice, hardware/simrender.py BIG_ONE)."""
     body, pip = DICE_LOOKS[look]
     cam = SimulatedCamera(seed=seed, script=[], hands=False, tilt_deg=tilt, die_bgr=body, pip_bgr=pip,
                           big_one=big_one)
