@@ -36,7 +36,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict engine vision calibration
+	$(BIN)/mypy --strict engine vision calibration hardware web tableside
 
 # One worker per core, a test file per worker (module fixtures such as the browser start once): on this
 # project's 2-core machine the suite takes 10 minutes instead of 15. `pytest` alone still runs serially.

@@ -5,7 +5,7 @@ passes an open connection in `config.attributes["connection"]`; no alembic.ini i
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import create_engine
+from sqlalchemy import Connection, create_engine
 from sqlmodel import SQLModel
 
 import hardware.store  # noqa: F401  (registers the tables on SQLModel.metadata)
@@ -26,7 +26,7 @@ def run() -> None:
         _run(conn)
 
 
-def _run(connection: object) -> None:
+def _run(connection: Connection) -> None:
     # render_as_batch: SQLite can't ALTER most things; batch mode copies the table, so later migrations work
     # on both databases.
     context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True,
