@@ -49,7 +49,8 @@ from calibration import fit
 from calibration.markers import BOARD_IDS
 from calibration.model import CalibrationError
 from calibration.outline import find_board
-from hardware.simcam import SimulatedCamera, face_up
+from hardware.simcam import SimulatedCamera
+from hardware.simrender import face_up
 from tests.calibration.test_calibration import ANGLES, _true_corners, camera_homography, flat_table, photograph
 from tests.vision import byler_data as byler
 

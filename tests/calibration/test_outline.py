@@ -15,7 +15,8 @@ from calibration import fit, io
 from calibration.markers import BOARD_IDS
 from calibration.model import CalibrationError
 from calibration.outline import find_board
-from hardware.simcam import SimulatedCamera, face_up
+from hardware.simcam import SimulatedCamera
+from hardware.simrender import face_up
 from tests.calibration.test_calibration import ANGLES, _true_corners, camera_homography, flat_table, photograph
 
 TABLE_BGR = (60, 90, 130)  # flat_table's table colour

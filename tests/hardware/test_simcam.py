@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.simcam import DICE_LOOKS, THROW_KINDS, SimulatedCamera, face_up, top_value
+from hardware.simcam import DICE_LOOKS, THROW_KINDS, SimulatedCamera
+from hardware.simrender import face_up, top_value
 from vision.reading import Verdict
 
 

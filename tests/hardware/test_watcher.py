@@ -13,7 +13,8 @@ import math
 import numpy as np
 import pytest
 
-from hardware.simcam import SimulatedCamera, ThrowTruth, face_up
+from hardware.simcam import SimulatedCamera, ThrowTruth
+from hardware.simrender import face_up
 from vision.change import Box, cores, inside
 from vision.reading import DiceReading, Die, Verdict
 from vision.watcher import Frame, RollEvent, RollWatcher, WatcherConfig, WatchState

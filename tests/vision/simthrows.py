@@ -13,7 +13,8 @@ from numpy.typing import NDArray
 
 import vision.scale
 from calibration.model import Calibration
-from hardware.simcam import DICE_LOOKS, SimulatedCamera, face_up
+from hardware.simcam import DICE_LOOKS, SimulatedCamera
+from hardware.simrender import face_up
 from vision import Verdict, read_dice
 from vision.change import changes
 from vision.reader import MIN_CONFIDENCE

@@ -17,7 +17,8 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.simcam import DICE_LOOKS, SimulatedCamera, face_up
+from hardware.simcam import DICE_LOOKS, SimulatedCamera
+from hardware.simrender import face_up
 from tests.vision import simthrows
 from tests.vision.simthrows import _footprint, _touching_distance, _turn, sim_leaning_touching, sim_touching
 from vision import Verdict, darkpips, lean, read_dice, reader, sidepips
