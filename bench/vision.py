@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/vision.py [--limit N] [--repeat R] [--sim-seeds S] [--streams N] [--looks] [--wrong]
        [--no-photos] [--close-ups] [--models DIR]
-       [--sim-scale K] [--sim-tilt DEG] [--sim-dice white|red|black|japanese] [--sim-size WxH] [--sim-die-mm MM]
+       [--sim-scale K] [--sim-tilt DEG] [--sim-dice white|red|black|japanese|all] [--sim-size WxH] [--sim-die-mm MM]
 
 For each Byler photo (../shared/data/dice-byler, 640x640) both readers run on the same frame, interleaved,
 with one OpenCV thread; each frame is timed R times (perf_counter) and its median kept, and the medians
@@ -238,6 +238,7 @@ from vision.reading import DiceReading, Verdict
 Reader = Callable[[NDArray[np.uint8], int | None], DiceReading]
 PEERS: dict[str, Reader] = {"peer": read_dice_peer, "lean peer": read_dice_lean}
 CHANGED = "ours, where changed"
+SIM_DICE = ("white", "red", "black", "japanese")  # --sim-dice's looks (hardware/simcam.py DICE_LOOKS, BIG_ONE)
 
 
 def main() -> int:
@@ -265,9 +266,10 @@ def main() -> int:
     ap.add_argument("--sim-die-mm", type=float, default=18.0,
                     help="the simulated dice's side on its 240 mm board (18: 13 dice to the board's side, large "
                          "dice on a small board; 7.6: a 16 mm die on a real 508 mm board)")
-    ap.add_argument("--sim-dice", default="white", choices=("white", "red", "black", "japanese"),
+    ap.add_argument("--sim-dice", default="white", choices=(*SIM_DICE, "all"),
                     help="the simulated dice's look, on the product path and behind the watcher: white with black pips "
-                         "(Monopoly's), red or black with white pips, japanese: white with a large red 1")
+                         "(Monopoly's), red or black with white pips, japanese: white with a large red 1; all: each "
+                         "in turn, the peer measured again beside each")
     models.add_option(ap)
     args = ap.parse_args()
     models.apply_option(ap, args)
@@ -281,11 +283,12 @@ def main() -> int:
         other_cameras(args.limit, args.wrong)
     if args.close_ups:
         close_ups(args.limit)
-    if args.sim_seeds:
-        product_path(args.sim_seeds, max(1, args.repeat), args.sim_scale, args.sim_tilt, args.sim_dice, args.sim_size,
+    looks = SIM_DICE if args.sim_dice == "all" else (args.sim_dice,)
+    for dice in looks if args.sim_seeds else ():
+        product_path(args.sim_seeds, max(1, args.repeat), args.sim_scale, args.sim_tilt, dice, args.sim_size,
                      args.sim_die_mm)
-    if args.streams:
-        watched(args.streams, args.sim_dice)
+    for dice in looks if args.streams else ():
+        watched(args.streams, dice)
     return 0
 
 
