@@ -31,8 +31,15 @@ def annotate(frame: NDArray[np.uint8], reading: DiceReading,
     font = 0.5 * scale
     verdict = reading.verdict.value
     text = verdict + (f" total {reading.total}" if reading.verdict is Verdict.OK else f": {reading.reason}")
-    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, thick)
-    banner: Rect = (4, 4, 12 + tw, 12 + th + base)
+    # The verdict's banner is wrapped to the frame's width: a refusal's reason is often wider than a small frame
+    # ("die 13 unreadable: no pips seen on a die, and the net not sure of its value (3 at p 0.64)" is 1.3 times a
+    # 640 px frame), and one line ran off its right edge.
+    lines = wrap(text, w - 16, 0.8 * scale, thick)
+    sizes = [cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, thick) for line in lines]
+    th = max(t[0][1] for t in sizes)
+    base = max(t[1] for t in sizes)
+    step = th + base + 4
+    banner: Rect = (4, 4, 12 + max(t[0][0] for t in sizes), 12 + th + base + step * (len(lines) - 1))
     outlines = [_outline(d) for d in reading.dice]
     # A label covers no die nor another label nor the banner, where it can help it.
     taken = [banner, *outlines]
@@ -50,10 +57,37 @@ def annotate(frame: NDArray[np.uint8], reading: DiceReading,
         cv2.rectangle(out, (x0, y0), (x1, y1), (255, 255, 255), cv2.FILLED)
         cv2.putText(out, label, (x0 + 2, y0 + 2 + lh), cv2.FONT_HERSHEY_SIMPLEX, font, colour, thick, cv2.LINE_AA)
     colour = _GREEN if reading.verdict is Verdict.OK else _RED
-    org = (8, 8 + th)
     cv2.rectangle(out, banner[:2], banner[2:], (255, 255, 255), cv2.FILLED)
-    cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, colour, thick, cv2.LINE_AA)
+    for k, line in enumerate(lines):
+        cv2.putText(out, line, (8, 8 + th + k * step), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, colour, thick,
+                    cv2.LINE_AA)
     return out
+
+
+def wrap(text: str, width: int, font_scale: float, thick: int) -> list[str]:
+    """`text` broken into lines no wider than `width` pixels in OpenCV's simplex font: at spaces, and within a word
+    only where the word alone is wider than that."""
+
+    def fits(s: str) -> bool:
+        return cv2.getTextSize(s, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thick)[0][0] <= width
+
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        joined = f"{line} {word}" if line else word
+        if fits(joined):
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for ch in word:  # a word wider than the frame: broken where it must be
+            if line and not fits(line + ch):
+                lines.append(line)
+                line = ""
+            line += ch
+    lines.append(line)
+    return lines
 
 
 def _outline(d: Die) -> Rect:

@@ -1,10 +1,12 @@
-"""Where the annotated picture's labels go (vision/draw.py): clear of the dice, of each other and of the banner."""
+"""Where the annotated picture's labels go (vision/draw.py): clear of the dice, of each other and of the banner; the
+verdict's banner within the frame."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
-from vision.draw import _outline, _overlap, annotate, place_label
+from vision.draw import _outline, _overlap, annotate, place_label, wrap
 from vision.reading import DiceReading, Die, Verdict
 
 
@@ -47,3 +49,32 @@ def test_annotate_draws_labels_on_a_light_backing() -> None:
     d0 = _outline(reading.dice[0])
     above = out[d0[1] - 14:d0[1] - 4, d0[0]:d0[0] + 40]
     assert (above == 255).all(axis=2).mean() > 0.5  # the label's white backing above the first die
+
+
+LONG = "die 13 unreadable: no pips seen on a die, and the net not sure of its value (3 at p 0.64)"
+
+
+def test_wrap_keeps_every_line_within_the_width_and_every_word() -> None:
+    for width in (200, 300, 620, 2000):
+        lines = wrap(LONG, width, 0.8, 1)
+        assert all(cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, 0.8, 1)[0][0] <= width for line in lines)
+        assert " ".join(lines) == LONG  # broken at spaces only: no word here is wider than 200 px
+    assert wrap(LONG, 2000, 0.8, 1) == [LONG]
+    # A word wider than the width is broken inside it, and nothing is lost.
+    lines = wrap("x" * 80, 100, 0.8, 1)
+    assert len(lines) > 1 and "".join(lines) == "x" * 80
+
+
+def test_a_long_reason_wraps_inside_the_frame() -> None:
+    # The reason ran off a 640 px frame's right edge as one line (`tableside read --annotate` on a Byler photo).
+    frame = np.full((640, 640, 3), 90, np.uint8)
+    dice = (Die(None, (300.0, 300.0), 0.0, True, 30.0), _die(4, 400, 300))
+    out = annotate(frame, DiceReading(Verdict.UNREADABLE, LONG, dice))
+    top = out[:80]
+    red = (top[..., 2] > 150) & (top[..., 0] < 120) & (top[..., 1] < 120)  # the banner's red text
+    ys, xs = np.nonzero(red)
+    assert xs.max() < 640 - 4
+    rows = np.unique(ys)
+    assert rows.max() - rows.min() > 25  # two lines of text or more, not one
+    # The white backing holds all of it and stays inside the frame.
+    assert (out[6, 6:600] == 255).all()
