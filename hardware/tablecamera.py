@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from calibration.model import Calibration
     from hardware.sources import FrameSource
     from vision.reading import DiceReading
-    from vision.watcher import Frame, RollEvent, WatcherConfig
+    from vision.watcher import Frame, RollEvent, RollWatcher, WatcherConfig
 
 MISFIT = "camera not read"  # the camera status's start while the calibration is for another shape of frame
 
@@ -199,9 +199,15 @@ class TableCamera:
         cal = self.calibration
         return lambda image, boxes, before: read_dice(image, cal, changed=boxes, before=before)
 
+    def _make_watcher(self, reader: Callable[[Any], DiceReading]) -> RollWatcher:
+        """The roll watcher for the table's calibration as it is now, reading with `reader`."""
+        from vision.watcher import RollWatcher, WatcherConfig
+
+        return RollWatcher(reader=reader, calibration=self.calibration, config=self.watcher_config or WatcherConfig(),
+                           throw_reader=self._make_throw_reader())
+
     def _camera_loop(self) -> None:
         from hardware.sources import RetryingSource, SourceError
-        from vision.watcher import RollWatcher, WatcherConfig
 
         assert self.source is not None
         self._camera.source = self.source.name
@@ -215,15 +221,11 @@ class TableCamera:
         except ServiceError as exc:
             self._set_camera(False, "no_reader", one_line(exc))
             return
-        watcher = RollWatcher(reader=reader, calibration=self.calibration,
-                              config=self.watcher_config or WatcherConfig(),
-                              throw_reader=self._make_throw_reader())
-        lost_since: list[bool] = [False]
+        watcher = self._make_watcher(reader)
 
         def on_status(ok: bool, message: str) -> None:
             if ok:
                 watcher.reset()  # the scene before the loss is no reference for what the camera sees now
-            lost_since[0] = not ok
             self._set_camera(ok, "back" if ok else "lost", "" if ok else source.lost or "", message)
 
         source = RetryingSource(self.source, on_status=on_status, retry_s=1.0)
@@ -255,10 +257,7 @@ class TableCamera:
             self._camera.frames += 1
             if self._recalibrated.is_set():
                 self._recalibrated.clear()
-                reader = self._make_reader()
-                watcher = RollWatcher(reader=reader, calibration=self.calibration,
-                                      config=self.watcher_config or WatcherConfig(),
-                                      throw_reader=self._make_throw_reader())
+                watcher = self._make_watcher(self._make_reader())
             misfit = self._misfit(frame.size)
             if misfit:
                 # Nothing is read with a calibration for another shape of frame; the preview stays, for the

@@ -34,8 +34,9 @@ def annotate(frame: NDArray[np.uint8], reading: DiceReading,
     # The verdict's banner is wrapped to the frame's width: a refusal's reason is often wider than a small frame
     # ("die 13 unreadable: no pips seen on a die, and the net not sure of its value (3 at p 0.64)" is 1.3 times a
     # 640 px frame), and one line ran off its right edge.
-    lines = wrap(text, w - 16, 0.8 * scale, thick)
-    sizes = [cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, thick) for line in lines]
+    banner_font = 0.8 * scale
+    lines = wrap(text, w - 16, banner_font, thick)
+    sizes = [cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, banner_font, thick) for line in lines]
     th = max(t[0][1] for t in sizes)
     base = max(t[1] for t in sizes)
     step = th + base + 4
@@ -59,7 +60,7 @@ def annotate(frame: NDArray[np.uint8], reading: DiceReading,
     colour = _GREEN if reading.verdict is Verdict.OK else _RED
     cv2.rectangle(out, banner[:2], banner[2:], (255, 255, 255), cv2.FILLED)
     for k, line in enumerate(lines):
-        cv2.putText(out, line, (8, 8 + th + k * step), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, colour, thick,
+        cv2.putText(out, line, (8, 8 + th + k * step), cv2.FONT_HERSHEY_SIMPLEX, banner_font, colour, thick,
                     cv2.LINE_AA)
     return out
 
