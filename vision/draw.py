@@ -14,6 +14,10 @@ from vision.reading import DiceReading, Die, Verdict
 _GREEN = (40, 180, 40)
 _RED = (30, 30, 220)
 _AMBER = (0, 160, 230)
+# The smallest font scale a die's label is drawn at: OpenCV's simplex font at 0.42 has digits 9 px tall, the least
+# that reads as "1:6 0.95" on a 640x480 roll picture; half the frame-relative scale there (0.27) drew them 6 px
+# tall, and the label read as one run of digits.
+LABEL_FONT_MIN = 0.42
 
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (inclusive), frame pixels
 
@@ -28,7 +32,7 @@ def annotate(frame: NDArray[np.uint8], reading: DiceReading,
     if polygon:
         pts = np.array(polygon, np.float32).round().astype(np.int32).reshape(-1, 1, 2)
         cv2.polylines(out, [pts], True, (200, 120, 0), thick)
-    font = 0.5 * scale
+    font = max(LABEL_FONT_MIN, 0.5 * scale)
     verdict = reading.verdict.value
     text = verdict + (f" total {reading.total}" if reading.verdict is Verdict.OK else f": {reading.reason}")
     # The verdict's banner is wrapped to the frame's width: a refusal's reason is often wider than a small frame

@@ -51,6 +51,20 @@ def test_annotate_draws_labels_on_a_light_backing() -> None:
     assert (above == 255).all(axis=2).mean() > 0.5  # the label's white backing above the first die
 
 
+def test_a_die_label_on_a_640x480_picture_is_drawn_large_enough_to_read() -> None:
+    # The dashboard's roll pictures and `tableside read --annotate` on the product's frames: at the frame-relative
+    # scale alone a label's text was 5 px tall, "1:6 0.95" a run of digits to the eye.
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    reading = DiceReading(Verdict.OK, "", (_die(6, 320, 300),))
+    out = annotate(frame, reading).astype(int)
+    d0 = _outline(reading.dice[0])
+    above = out[60:d0[1] - 1, d0[0] - 20:d0[0] + 120]
+    text = (above[..., 1] - above[..., 2] > 40) & (above[..., 1] - above[..., 0] > 40)  # the label's green ink
+    rows, cols = np.flatnonzero(text.any(axis=1)), np.flatnonzero(text.any(axis=0))
+    assert rows.size and rows.max() - rows.min() + 1 >= 9
+    assert cols.max() - cols.min() + 1 >= 36  # the whole label, "1:6 0.95", drawn at that size
+
+
 LONG = "die 13 unreadable: no pips seen on a die, and the net not sure of its value (3 at p 0.64)"
 
 
