@@ -1,4 +1,4 @@
-"""The Byler photos as other cameras would take them: another white balance, exposure, noise, size, JPEG.
+"""The Byler photos as other cameras would take them: another white balance, exposure, noise, size, JPEG, motion.
 
 The issue judges the reader on photos from cameras we do not have. These are the ways such a camera
 differs that can be put on a photo after the fact; the dice, their labels and their colour classes stay
@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tests.vision import byler_data as byler
+from tests.vision.render import motion_blur
 
 U8 = NDArray[np.uint8]
 
@@ -49,6 +50,12 @@ def blur(sigma: float) -> Callable[[U8], U8]:
     return lambda img: np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), dtype=np.uint8)
 
 
+def smear(length: int, degrees: float) -> Callable[[U8], U8]:
+    """Motion blur along a line of `length` pixels at `degrees` (a die still rolling, a camera bumped while the
+    shutter is open): the renders' motion blur (tests/vision/render.py) on a photo."""
+    return lambda img: motion_blur(img, length, degrees)
+
+
 # name -> (change to the pixels, scale of the photo)
 LOOKS: dict[str, tuple[Callable[[U8], U8], float]] = {
     # White balance off by a fifth to a third (R/B 1.5): tungsten light on a daylight balance, and the reverse.
@@ -65,6 +72,11 @@ LOOKS: dict[str, tuple[Callable[[U8], U8], float]] = {
     # cubic interpolation is softer than a sharp camera's would be). Both are read shrunk (vision/scale.py).
     "3x": (lambda img: img, 3.0),
     "5x (a phone's photo)": (lambda img: img, 5.0),
+    # Motion (2026-12-02): smeared along 30 degrees by a seventh and a quarter of the photos' ~35 px dice. The
+    # reader is to refuse such a throw ("motion blur", or dice not found), not misread it: tests/vision/
+    # test_other_cameras.py test_photos_smeared_by_motion_are_refused_not_misread.
+    "moving (smear 5 px)": (smear(5, 30.0), 1.0),
+    "moving (smear 9 px)": (smear(9, 30.0), 1.0),
 }
 
 
