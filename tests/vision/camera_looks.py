@@ -1,4 +1,4 @@
-"""The Byler photos as other cameras would take them: another white balance, exposure, noise, size, JPEG, motion.
+"""The Byler photos as other cameras would take them: white balance, exposure, noise, size, JPEG, light, motion.
 
 The issue judges the reader on photos from cameras we do not have. These are the ways such a camera
 differs that can be put on a photo after the fact; the dice, their labels and their colour classes stay
@@ -50,6 +50,19 @@ def blur(sigma: float) -> Callable[[U8], U8]:
     return lambda img: np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), dtype=np.uint8)
 
 
+def shading(corner: float, right: float) -> Callable[[U8], U8]:
+    """Light falling off across the picture: towards the corners to `corner` of the centre's (a wide lens's
+    vignetting, as a Raspberry Pi camera's shows uncorrected), and from the left edge to `right` at the right edge
+    (a lamp to one side of the table)."""
+    def shade(img: U8) -> U8:
+        h, w = img.shape[:2]
+        y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+        r2 = ((x - w / 2) ** 2 + (y - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+        gain = (1.0 - (1.0 - corner) * r2) * (1.0 - (1.0 - right) * x / w)
+        return np.clip(img.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8)
+    return shade
+
+
 def smear(length: int, degrees: float) -> Callable[[U8], U8]:
     """Motion blur along a line of `length` pixels at `degrees` (a die still rolling, a camera bumped while the
     shutter is open): the renders' motion blur (tests/vision/render.py) on a photo."""
@@ -72,6 +85,9 @@ LOOKS: dict[str, tuple[Callable[[U8], U8], float]] = {
     # cubic interpolation is softer than a sharp camera's would be). Both are read shrunk (vision/scale.py).
     "3x": (lambda img: img, 3.0),
     "5x (a phone's photo)": (lambda img: img, 5.0),
+    # Uneven light (2026-12-02): the corners at 0.55 of the centre; the right edge at half the left's.
+    "vignetting (corners 0.55)": (shading(0.55, 1.0), 1.0),
+    "light from one side (0.5)": (shading(1.0, 0.5), 1.0),
     # Motion (2026-12-02): smeared along 30 degrees by a seventh and a quarter of the photos' ~35 px dice. The
     # reader is to refuse such a throw ("motion blur", or dice not found), not misread it: tests/vision/
     # test_other_cameras.py test_photos_smeared_by_motion_are_refused_not_misread.

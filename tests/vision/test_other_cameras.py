@@ -60,6 +60,12 @@ FLOORS = {
     "turned a quarter": (0.97, 0.88),  # 100.00% (95 of 95) / 89.69%, 1 ok wrong
     "turned a half": (0.95, 0.88),  # 98.95% / 90.24%, 1 ok wrong
     "mirrored": (0.95, 0.89),  # 98.95% / 91.12%, 1 ok wrong
+    # Uneven light (camera_looks.shading, 2026-12-02): the white dice in the darkened corners are still read as
+    # white (vision/scene.py judges a face's colour against the light's, which a dimmer light does not change).
+    # The one `ok` and wrong in each is the dark 5 of IMG_20191208_112458 read 4 (its faint centre pip,
+    # docs/vision.md), refused as taken for another die.
+    "vignetting (corners 0.55)": (0.97, 0.88),  # 100.00% (95 of 95) / 90.46%, 1 ok wrong
+    "light from one side (0.5)": (0.96, 0.88),  # 98.95% (94 of 95) / 90.35%, 1 ok wrong, 1 value where no die is
 }
 
 
