@@ -50,6 +50,11 @@ def blur(sigma: float) -> Callable[[U8], U8]:
     return lambda img: np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), dtype=np.uint8)
 
 
+def monochrome(img: U8) -> U8:
+    """A camera without colour (a monochrome sensor): the photo's grey, in all three channels."""
+    return np.asarray(cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+
+
 def shading(corner: float, right: float) -> Callable[[U8], U8]:
     """Light falling off across the picture: towards the corners to `corner` of the centre's (a wide lens's
     vignetting, as a Raspberry Pi camera's shows uncorrected), and from the left edge to `right` at the right edge
@@ -85,6 +90,9 @@ LOOKS: dict[str, tuple[Callable[[U8], U8], float]] = {
     # cubic interpolation is softer than a sharp camera's would be). Both are read shrunk (vision/scale.py).
     "3x": (lambda img: img, 3.0),
     "5x (a phone's photo)": (lambda img: img, 5.0),
+    # A monochrome camera (2026-12-02): scored by bench/vision.py --looks only (docs/vision.md "Uneven light; a
+    # camera without colour"), to keep the suite's time.
+    "monochrome": (monochrome, 1.0),
     # Uneven light (2026-12-02): the corners at 0.55 of the centre; the right edge at half the left's.
     "vignetting (corners 0.55)": (shading(0.55, 1.0), 1.0),
     "light from one side (0.5)": (shading(1.0, 0.5), 1.0),
