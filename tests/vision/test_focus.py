@@ -13,11 +13,11 @@ import pytest
 
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.camera_looks import blur
-from tests.vision.render import DieSpec, render
+from tests.vision.render import DieSpec, motion_blur, render
 from tests.vision.simthrows import sim_throw_before
 from vision import Verdict, read_dice
 from vision.change import changes
-from vision.focus import MAX_BLUR, die_blur, frame_blur
+from vision.focus import MAX_BLUR, MAX_SMEAR, die_blur, die_smear, frame_blur
 from vision.reading import Die
 
 
@@ -111,3 +111,48 @@ def test_uncalibrated_reads_are_not_refused_for_softness() -> None:
     after, _, _, _ = sim_throw_before("ok", 3)
     r = read_dice(_blur(after, 1.5), expect=2)
     assert "too soft" not in r.reason
+
+
+def _smeared_where_changed(after: np.ndarray, before: np.ndarray, cal, length: int):  # type: ignore[no-untyped-def]
+    a, b = (motion_blur(after, length, 0.0), motion_blur(before, length, 0.0)) if length else (after, before)
+    return read_dice(a, calibration=cal, changed=changes(b, a, cal.die_size_px), before=b)
+
+
+def test_a_smear_is_measured_along_it_where_the_steepest_edges_miss_it() -> None:
+    # A die smeared 6 px: die_blur, over the steepest edges (those across the motion), hardly moves; die_smear, in
+    # the softest direction, grows as a round blur's does.
+    frame = render([DieSpec(5, (320, 240), size=40.0, angle=20.0)], seed=3)
+    die = Die(5, (320.0, 240.0), 1.0, size=40.0)
+    sharp_b, sharp_s = die_blur(frame, die), die_smear(frame, die)
+    smeared = motion_blur(frame, 6, 0.0)
+    b, s = die_blur(smeared, die), die_smear(smeared, die)
+    assert None not in (sharp_b, sharp_s, b, s)
+    assert b - sharp_b < 0.3, (sharp_b, b)  # type: ignore[operator]
+    assert s - sharp_s > 0.6, (sharp_s, s)  # type: ignore[operator]
+    # A round blur: the softest direction about as soft as the steepest edges say (1.0-1.3 times).
+    round_b, round_s = die_blur(_blur(frame, 1.5), die), die_smear(_blur(frame, 1.5), die)
+    assert round_b is not None and round_s is not None
+    assert 1.0 <= round_s / round_b <= 1.3, (round_b, round_s)
+
+
+@pytest.mark.parametrize("seed", [7, 30])
+def test_a_smeared_picture_of_a_cocked_die_is_no_roll(seed: int) -> None:
+    """The simulated camera's die leaning on the hotel (seeds 7 and 30), both frames smeared 4 px along the frame's
+    rows (a camera shaken at rest): the lean checks no longer see its side face's pips, and the soft-picture check,
+    over the steepest edges, did not see the smear: the throw was `ok` with the leaning die's value."""
+    after, before, cal, truth = sim_throw_before("cocked", seed)
+    assert truth.verdict is Verdict.UNREADABLE
+    assert _smeared_where_changed(after, before, cal, 0).verdict is Verdict.UNREADABLE
+    smeared = _smeared_where_changed(after, before, cal, 4)
+    assert smeared.verdict is Verdict.UNREADABLE, smeared
+    assert smeared.reason.startswith("the picture is smeared by motion (blur 0.0"), smeared.reason
+    assert smeared.reason.endswith(f"the checks hold to {MAX_SMEAR}): hold the camera and the table still")
+
+
+def test_a_slightly_smeared_plain_throw_still_reads() -> None:
+    # Smeared 3 px (a tenth of a die), the simulated camera's plain throws of seeds 1-40 all read right; 4 px refuses
+    # most (vision/focus.py MAX_SMEAR).
+    after, before, cal, truth = sim_throw_before("ok", 3)
+    r = _smeared_where_changed(after, before, cal, 3)
+    assert r.verdict is Verdict.OK, r.reason
+    assert sorted(r.values) == sorted(truth.values)  # type: ignore[type-var]
