@@ -430,6 +430,33 @@ def test_cli_calibrate_says_how_soft_the_picture_is_at_the_dice(tmp_path: Path, 
         assert line.startswith("focus: blur 0.0") and line.endswith(f"(throws are refused over {MAX_BLUR})"), line
 
 
+def test_cli_calibrate_warns_of_a_picture_smeared_by_motion(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A throw smeared one way (a mount that shakes, a slow shutter) is sharp across the smear, and the round blur's
+    measure passes it; its softest direction (vision/focus.py die_smear) is told at calibration, as every throw of
+    white dice would be refused for it. Smeared 5 px along the rows (dice of 31 px on the table's canvas): the round
+    measure stays under MAX_BLUR (at 6 px it is over it, and the line is the soft picture's)."""
+    from tableside.cli import main
+    from tests.vision.render import _face, motion_blur
+    from vision.focus import MAX_SMEAR
+
+    rng = np.random.default_rng(12)
+    canvas, corners, _ = flat_table(rng)
+    side = round((corners[1][0] - corners[0][0]) * 16 / 508)  # a 16 mm die on a 508 mm board
+    for value, (cx, cy) in ((5, (420, 470)), (3, (560, 430))):
+        canvas[cy - side // 2:cy - side // 2 + side, cx - side // 2:cx - side // 2 + side] = _face(
+            value, side, (236, 238, 240), (25, 25, 28))
+    image = photograph(canvas, camera_homography(0, 0, 0, (1280, 960)), (1280, 960), rng)
+    sharp, smeared = tmp_path / "sharp.png", tmp_path / "smeared.png"
+    cv2.imwrite(str(sharp), image)
+    cv2.imwrite(str(smeared), motion_blur(image, 5, 0.0))
+    assert main(["calibrate", str(sharp), "--throw", str(smeared), "-o", str(tmp_path / "table.json")]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "of a die's side" in x)
+    assert line.startswith("warning: the picture is smeared at the dice (blur 0.0"), line
+    assert line.endswith(f"throws are refused over {MAX_SMEAR}, as smeared by motion): hold the camera and the "
+                         "table still"), line
+
+
 def test_focal_length_rides_in_extra_and_a_bad_one_is_refused() -> None:
     """A camera straight overhead cannot have its focal length measured from the board (vision/camera.py);
     a calibration may carry it as extra.focal_px. Absent: None. Not a positive number: a one-line error."""
