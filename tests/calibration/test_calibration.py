@@ -401,14 +401,9 @@ def test_cli_calibrate_measures_the_die_from_a_calibration_throw(tmp_path: Path,
     assert cal.pip_color_bgr is not None and max(cal.pip_color_bgr) < 110
 
 
-@pytest.mark.parametrize("blur", [0.0, 1.5])
-def test_cli_calibrate_says_how_soft_the_picture_is_at_the_dice(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                                 blur: float) -> None:
-    """The calibration throw's dice give the picture's blur (vision/focus.py): a camera too soft for the reader to
-    tell a leaning die (every throw of white dice refused as too soft) is told so when the table is set up."""
-    from tableside.cli import main
+def _white_throw_photo() -> np.ndarray:
+    """A calibration throw: two white dice (a 5 and a 3) of 16 mm on a 508 mm board, seen straight down at 1280x960."""
     from tests.vision.render import _face
-    from vision.focus import MAX_BLUR
 
     rng = np.random.default_rng(12)
     canvas, corners, _ = flat_table(rng)
@@ -416,7 +411,18 @@ def test_cli_calibrate_says_how_soft_the_picture_is_at_the_dice(tmp_path: Path, 
     for value, (cx, cy) in ((5, (420, 470)), (3, (560, 430))):
         canvas[cy - side // 2:cy - side // 2 + side, cx - side // 2:cx - side // 2 + side] = _face(
             value, side, (236, 238, 240), (25, 25, 28))
-    image = photograph(canvas, camera_homography(0, 0, 0, (1280, 960)), (1280, 960), rng)
+    return np.asarray(photograph(canvas, camera_homography(0, 0, 0, (1280, 960)), (1280, 960), rng))
+
+
+@pytest.mark.parametrize("blur", [0.0, 1.5])
+def test_cli_calibrate_says_how_soft_the_picture_is_at_the_dice(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                 blur: float) -> None:
+    """The calibration throw's dice give the picture's blur (vision/focus.py): a camera too soft for the reader to
+    tell a leaning die (every throw of white dice refused as too soft) is told so when the table is set up."""
+    from tableside.cli import main
+    from vision.focus import MAX_BLUR
+
+    image = _white_throw_photo()
     photo = tmp_path / "throw.png"
     cv2.imwrite(str(photo), cv2.GaussianBlur(image, (0, 0), blur) if blur else image)
     assert main(["calibrate", str(photo), "--throw", str(photo), "-o", str(tmp_path / "table.json")]) == 0
@@ -437,16 +443,10 @@ def test_cli_calibrate_warns_of_a_picture_smeared_by_motion(tmp_path: Path,
     white dice would be refused for it. Smeared 5 px along the rows (dice of 31 px on the table's canvas): the round
     measure stays under MAX_BLUR (at 6 px it is over it, and the line is the soft picture's)."""
     from tableside.cli import main
-    from tests.vision.render import _face, motion_blur
+    from tests.vision.render import motion_blur
     from vision.focus import MAX_SMEAR
 
-    rng = np.random.default_rng(12)
-    canvas, corners, _ = flat_table(rng)
-    side = round((corners[1][0] - corners[0][0]) * 16 / 508)  # a 16 mm die on a 508 mm board
-    for value, (cx, cy) in ((5, (420, 470)), (3, (560, 430))):
-        canvas[cy - side // 2:cy - side // 2 + side, cx - side // 2:cx - side // 2 + side] = _face(
-            value, side, (236, 238, 240), (25, 25, 28))
-    image = photograph(canvas, camera_homography(0, 0, 0, (1280, 960)), (1280, 960), rng)
+    image = _white_throw_photo()
     sharp, smeared = tmp_path / "sharp.png", tmp_path / "smeared.png"
     cv2.imwrite(str(sharp), image)
     cv2.imwrite(str(smeared), motion_blur(image, 5, 0.0))
