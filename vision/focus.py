@@ -21,7 +21,7 @@ Pure: a frame and the dice read in, a number out.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -60,11 +60,11 @@ FACE_DISC = 0.42
 MAX_BLUR = 0.033
 
 
-def _gradient(grey: F32) -> F32:
-    """Grey levels a pixel (Sobel's 3x3 weighs a unit slope 8)."""
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
-    return np.asarray(cv2.magnitude(gx, gy), np.float32)
+def _sobel(grey: F32) -> tuple[F32, F32]:
+    """The x and y derivatives, grey levels a pixel (Sobel's 3x3 weighs a unit slope 8)."""
+    gx = np.asarray(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3, scale=0.125), np.float32)
+    gy = np.asarray(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3, scale=0.125), np.float32)
+    return gx, gy
 
 
 # The most blur in a face's softest direction (`die_smear`), as a share of the die's side, at which the lean checks of
@@ -115,36 +115,36 @@ def die_blur(frame: U8, die: Die) -> float | None:
     """The blur (a Gaussian's sigma, pixels) at `die`'s top face by the re-blur ratio of its steepest edges, in a BGR
     or grey `frame`; None where the die has no size, lies too near the frame's edge to measure, or its face shows no
     edge (MIN_EDGE)."""
-    face = _face(frame, die)
-    if face is None:
-        return None
-    patch, disc = face
-    steep = _steepest(_gradient(patch)[disc])
-    if steep < MIN_EDGE:
-        return None
-    again = _steepest(_gradient(np.asarray(cv2.GaussianBlur(patch, (0, 0), SIGMA_K), np.float32))[disc])
-    return float(_sigma(again / steep))
+    return die_blurs(frame, die)[0]
 
 
 def die_smear(frame: U8, die: Die) -> float | None:
     """The blur (sigma, pixels) at `die`'s top face in its softest direction: the re-blur ratio of the steepest
     derivatives along each of _ANGLES, the largest blur of those. A round blur measures about as die_blur does (a
     little more: 1.1-1.2 times on sharp renders); a motion's smear, along it. None as for die_blur."""
+    return die_blurs(frame, die)[1]
+
+
+def die_blurs(frame: U8, die: Die) -> tuple[float | None, float | None]:
+    """die_blur and die_smear at once, from one patch, its re-blur and their derivatives."""
     face = _face(frame, die)
     if face is None:
-        return None
+        return None, None
     patch, disc = face
-    steep = _directional_steepest(patch, disc)
-    if float(steep.max()) < MIN_EDGE:
-        return None
-    again = _directional_steepest(np.asarray(cv2.GaussianBlur(patch, (0, 0), SIGMA_K), np.float32), disc)
-    return float(_sigma(again / np.maximum(steep, 1e-6)).max())
+    sharp = _sobel(patch)
+    again = _sobel(np.asarray(cv2.GaussianBlur(patch, (0, 0), SIGMA_K), np.float32))
+    steep = _steepest(np.asarray(cv2.magnitude(*sharp), np.float32)[disc])
+    blur = None if steep < MIN_EDGE else float(_sigma(_steepest(np.asarray(cv2.magnitude(*again), np.float32)[disc])
+                                                           / steep))
+    ways = _directional_steepest(sharp, disc)
+    smear = None if float(ways.max()) < MIN_EDGE else float(
+        _sigma(_directional_steepest(again, disc) / np.maximum(ways, 1e-6)).max())
+    return blur, smear
 
 
-def _directional_steepest(patch: F32, disc: NDArray[np.bool_]) -> F64:
+def _directional_steepest(grad: tuple[F32, F32], disc: NDArray[np.bool_]) -> F64:
     """(8,): in each of _ANGLES, the mean of the STEEPEST largest derivatives' magnitudes inside `disc`."""
-    gx = np.asarray(cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3, scale=0.125), np.float32)[disc]
-    gy = np.asarray(cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3, scale=0.125), np.float32)[disc]
+    gx, gy = grad[0][disc], grad[1][disc]
     d = np.abs(np.cos(_ANGLES)[:, None] * gx[None, :] + np.sin(_ANGLES)[:, None] * gy[None, :])
     n = d.shape[1]
     return np.asarray(np.partition(d, n - STEEPEST, axis=1)[:, -STEEPEST:].mean(axis=1), np.float64)
@@ -156,16 +156,22 @@ def _steepest(g: F32) -> float:
 
 def frame_blur(frame: U8, dice: Sequence[Die], die: float) -> float | None:
     """The median blur over the dice read with a value, as a share of the die's side (`die`, pixels), in a BGR or
-    grey `frame`; None where no die could be measured. `tableside calibrate` asks it of a calibration throw's."""
-    return _median_share(frame, dice, die, die_blur)
+    grey `frame`; None where no die could be measured."""
+    return frame_blurs(frame, dice, die)[0]
 
 
 def frame_smear(frame: U8, dice: Sequence[Die], die: float) -> float | None:
     """As frame_blur, in each die's softest direction (die_smear)."""
-    return _median_share(frame, dice, die, die_smear)
+    return frame_blurs(frame, dice, die)[1]
 
 
-def _median_share(frame: U8, dice: Sequence[Die], die: float,
-                  measure: Callable[[U8, Die], float | None]) -> float | None:
-    shares = [b / die for d in dice if d.value is not None and (b := measure(frame, d)) is not None]
+def frame_blurs(frame: U8, dice: Sequence[Die], die: float) -> tuple[float | None, float | None]:
+    """frame_blur and frame_smear at once, each die's patch measured once. The reader's focus checks and `tableside
+    calibrate` ask it of a throw."""
+    both = [die_blurs(frame, d) for d in dice if d.value is not None]
+    return _median_share([b for b, _ in both], die), _median_share([s for _, s in both], die)
+
+
+def _median_share(blurs: Sequence[float | None], die: float) -> float | None:
+    shares = [b / die for b in blurs if b is not None]
     return float(np.median(shares)) if shares and die > 0 else None

@@ -25,7 +25,7 @@ from vision.change import Box, grow, new_share
 from vision.darkpips import NO_SPOTS, LightPass, big_ones_pass, light_pass
 from vision.dicenet import DiceNet, Glance
 from vision.faces import Face, outline
-from vision.focus import MAX_BLUR, MAX_SMEAR, frame_blur, frame_smear
+from vision.focus import MAX_BLUR, MAX_SMEAR, frame_blurs
 from vision.lean import Silhouettes, refuse_faces_with_more_behind, refuse_open_sides
 from vision.lightface import SIDE_PER_G, Down, Level, LightFace
 from vision.look import DieLook
@@ -186,14 +186,13 @@ def _in_focus(frame: U8, reading: DiceReading, die: float | None, calibration: C
     look = DieLook.of(calibration)
     if die is None or reading.verdict is not Verdict.OK or (look is not None and not look.dark_pips):
         return reading
-    blur = frame_blur(frame, reading.dice, die)
+    blur, smear = frame_blurs(frame, reading.dice, die)
     if blur is not None and blur > MAX_BLUR:
         why = f"blur {blur:.3f} of a die's side, the checks hold to {MAX_BLUR}"
         return DiceReading(Verdict.UNREADABLE, f"the picture is too soft to tell a leaning die ({why}): focus the "
                            "camera, or bring it nearer", reading.dice)
     # A motion's smear softens the edges along it only, which the steepest edges above do not show, and takes a
     # leaning die's side-face pips as a soft lens does (vision/focus.py MAX_SMEAR).
-    smear = frame_smear(frame, reading.dice, die)
     if smear is not None and smear > MAX_SMEAR:
         why = f"blur {smear:.3f} of a die's side one way, the checks hold to {MAX_SMEAR}"
         return DiceReading(Verdict.UNREADABLE,

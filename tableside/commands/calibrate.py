@@ -157,10 +157,10 @@ def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
     """How soft the throw's picture is at its dice (vision/focus.py), against the blur over which a throw of dice
     with dark pips is refused, round (a lens out of focus) or one way (a smear: a shaking mount, a slow shutter): a
     soft camera is found when the table is set up, not at its first throw. "" where no die could be measured."""
-    from vision.focus import MAX_BLUR, MAX_SMEAR, frame_blur, frame_smear
+    from vision.focus import MAX_BLUR, MAX_SMEAR, frame_blurs
     from vision.look import DieLook
 
-    share = frame_blur(image, dice, cal.die_size_px) if cal.die_size_px else None
+    share, smear = frame_blurs(image, dice, cal.die_size_px) if cal.die_size_px else (None, None)
     if share is None:
         return ""
     look = DieLook.of(cal)
@@ -169,7 +169,6 @@ def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
     if share > MAX_BLUR:
         return (f"warning: the picture is soft at the dice (blur {share:.3f} of a die's side; throws are refused over "
                 f"{MAX_BLUR}, as too soft to tell a leaning die): focus the camera, or bring it nearer")
-    smear = frame_smear(image, dice, cal.die_size_px)
     if smear is not None and smear > MAX_SMEAR:
         # (A smear is soft one way only, which the blur above, over the steepest edges, does not show.)
         return (f"warning: the picture is smeared at the dice (blur {smear:.3f} of a die's side one way; throws are "
