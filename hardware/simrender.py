@@ -344,29 +344,18 @@ class SceneRenderer:
             -1,
             cv2.LINE_AA,
         )
+        root = (round(palm[0]), round(palm[1]))
+        finger = max(2, round(17 * scale))
         for k, spread in enumerate((-0.55, -0.2, 0.15, 0.5)):
             direction = -np.array([ca, sa]) * math.cos(spread) + perp * math.sin(spread)
             tip = palm + direction * (70 - 6 * abs(k - 1.5)) * scale
-            cv2.line(
-                img,
-                (round(palm[0]), round(palm[1])),
-                (round(tip[0]), round(tip[1])),
-                skin,
-                max(2, round(17 * scale)),
-                cv2.LINE_AA,
-            )
-            cv2.line(
-                img,
-                (round(tip[0]), round(tip[1])),
-                (round(tip[0]), round(tip[1])),
-                dark,
-                max(2, round(17 * scale)),
-                cv2.LINE_AA,
-            )
+            end = (round(tip[0]), round(tip[1]))
+            cv2.line(img, root, end, skin, finger, cv2.LINE_AA)
+            cv2.line(img, end, end, dark, finger, cv2.LINE_AA)  # (a line of no length: the fingertip's round cap)
         thumb = palm + (perp * 0.9 - np.array([ca, sa]) * 0.3) * 55 * scale
         cv2.line(
             img,
-            (round(palm[0]), round(palm[1])),
+            root,
             (round(thumb[0]), round(thumb[1])),
             skin,
             max(2, round(19 * scale)),
