@@ -76,6 +76,26 @@ def _sobel(grey: F32) -> tuple[F32, F32]:
 # softest-direction blur of a throw accepted wrongly was 0.0409 (4 px, 0 degrees); so 0.039, that less 5% as for
 # MAX_BLUR. Sharp renders measure 0.017-0.027 (960x720, 640x480, the Pi unit's view, Japanese dice; seeds 1-40).
 MAX_SMEAR = 0.039
+# MAX_SMEAR for dice with light pips (red and black dice with white pips). Their lean checks go by the die's colour as
+# well as by pips, and a round blur, which keeps the colour, made no wrong `ok` (`_in_focus` in vision/reader.py); a
+# smear along the right direction does. On the same camera and throws, smeared 3-10 px along 0-165 degrees: seeds
+# 1-120 made 11 red and 1 black cocked throws `ok`s, the least softest-direction blur among them 0.0541 (a limit of
+# 0.051 by the rule above); seeds 121-320, held out from that, made 39 red and no black, and at 0.051 still one (red,
+# seed 248, 7 px along 15 degrees, 0.0492). So 0.047, the least of all 320 seeds less 5%. Plain throws smeared 4 px
+# measure up to 0.046, and read as before; smeared 6 px, 0.042-0.073, and most are refused.
+MAX_SMEAR_LIGHT_PIPS = 0.047
+# A round blur's softest direction measures at most this many times its steepest edges' blur (die_blurs): the
+# simulated camera's red and black plain throws blurred 1-2.5 px, 0.97-1.20 (seeds 1-40). Dice with light pips are
+# not refused for a round blur (a soft lens keeps the die's colour that their lean checks go by), so only a smear
+# that is one way by more than this counts against MAX_SMEAR_LIGHT_PIPS; the cocked throws accepted smeared above
+# measured 1.67-2.3 times.
+ROUND_SMEAR = 1.3
+
+
+def smeared_one_way(blur: float | None, smear: float | None, limit: float) -> bool:
+    """Whether a frame's softest direction (frame_smear, `smear`) is over `limit` and softer than a round blur of
+    its steepest edges' measure (frame_blur, `blur`) would make it: a motion's smear, not a soft lens."""
+    return smear is not None and smear > limit and (blur is None or smear > ROUND_SMEAR * blur)
 # The directions the softest is looked for in: every 22.5 degrees of a half turn.
 _ANGLES = np.arange(8) * (np.pi / 8)
 

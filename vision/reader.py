@@ -25,7 +25,7 @@ from vision.change import Box, grow, new_share
 from vision.darkpips import NO_SPOTS, LightPass, big_ones_pass, light_pass
 from vision.dicenet import DiceNet, Glance
 from vision.faces import Face, outline
-from vision.focus import MAX_BLUR, MAX_SMEAR, frame_blurs
+from vision.focus import MAX_BLUR, MAX_SMEAR, MAX_SMEAR_LIGHT_PIPS, frame_blurs, smeared_one_way
 from vision.lean import Silhouettes, refuse_faces_with_more_behind, refuse_open_sides
 from vision.lightface import SIDE_PER_G, Down, Level, LightFace
 from vision.look import DieLook
@@ -179,22 +179,26 @@ def read_dice(frame: U8, calibration: Calibration | None = None, expect: int | N
 def _in_focus(frame: U8, reading: DiceReading, die: float | None, calibration: Calibration) -> DiceReading:
     """`reading`, or where it is `ok` and the picture at its dice is softer than the lean checks were shown to hold
     at (vision/focus.py), the throw refused (M.DICE.2: whether a die leans cannot be told). Calibrated reads only
-    (uncalibrated, the lean checks that a soft lens defeats are not made), and not for dice calibrated with light
-    pips, whose lean checks go by the die's colour, which blur does not take away (the simulated camera, red and
-    black dice blurred up to 2 px: no wrong `ok`). Softer in one direction than the lean checks hold at (a motion's
-    smear), likewise."""
+    (uncalibrated, the lean checks that a soft lens defeats are not made). Softer in one direction than the lean
+    checks hold at (a motion's smear), likewise. Dice calibrated with light pips are not refused for a round blur:
+    their lean checks go by the die's colour too, which blur does not take away (the simulated camera, red and black
+    dice blurred up to 2 px: no wrong `ok`); a smear along the right way does take enough (MAX_SMEAR_LIGHT_PIPS)."""
     look = DieLook.of(calibration)
-    if die is None or reading.verdict is not Verdict.OK or (look is not None and not look.dark_pips):
+    if die is None or reading.verdict is not Verdict.OK:
         return reading
+    light = look is not None and not look.dark_pips
     blur, smear = frame_blurs(frame, reading.dice, die)
-    if blur is not None and blur > MAX_BLUR:
+    if not light and blur is not None and blur > MAX_BLUR:
         why = f"blur {blur:.3f} of a die's side, the checks hold to {MAX_BLUR}"
         return DiceReading(Verdict.UNREADABLE, f"the picture is too soft to tell a leaning die ({why}): focus the "
                            "camera, or bring it nearer", reading.dice)
     # A motion's smear softens the edges along it only, which the steepest edges above do not show, and takes a
     # leaning die's side-face pips as a soft lens does (vision/focus.py MAX_SMEAR).
-    if smear is not None and smear > MAX_SMEAR:
-        why = f"blur {smear:.3f} of a die's side one way, the checks hold to {MAX_SMEAR}"
+    # With light pips only a smear one way counts: a round blur measures as soft in its softest direction.
+    limit = MAX_SMEAR_LIGHT_PIPS if light else MAX_SMEAR
+    smeared = smeared_one_way(blur, smear, limit) if light else smear is not None and smear > limit
+    if smeared:
+        why = f"blur {smear:.3f} of a die's side one way, the checks hold to {limit}"
         return DiceReading(Verdict.UNREADABLE,
                            f"the picture is smeared by motion ({why}): hold the camera and the table still",
                            reading.dice)

@@ -401,8 +401,10 @@ def test_cli_calibrate_measures_the_die_from_a_calibration_throw(tmp_path: Path,
     assert cal.pip_color_bgr is not None and max(cal.pip_color_bgr) < 110
 
 
-def _white_throw_photo() -> np.ndarray:
-    """A calibration throw: two white dice (a 5 and a 3) of 16 mm on a 508 mm board, seen straight down at 1280x960."""
+def _white_throw_photo(body: tuple[int, int, int] = (236, 238, 240), pips: tuple[int, int, int] = (25, 25, 28)
+                       ) -> np.ndarray:
+    """A calibration throw: two white dice (a 5 and a 3) of 16 mm on a 508 mm board, seen straight down at 1280x960;
+    dice of other colours given `body` and `pips` (BGR)."""
     from tests.vision.render import _face
 
     rng = np.random.default_rng(12)
@@ -410,7 +412,7 @@ def _white_throw_photo() -> np.ndarray:
     side = round((corners[1][0] - corners[0][0]) * 16 / 508)  # a 16 mm die on a 508 mm board
     for value, (cx, cy) in ((5, (420, 470)), (3, (560, 430))):
         canvas[cy - side // 2:cy - side // 2 + side, cx - side // 2:cx - side // 2 + side] = _face(
-            value, side, (236, 238, 240), (25, 25, 28))
+            value, side, body, pips)
     return np.asarray(photograph(canvas, camera_homography(0, 0, 0, (1280, 960)), (1280, 960), rng))
 
 
@@ -455,6 +457,34 @@ def test_cli_calibrate_warns_of_a_picture_smeared_by_motion(tmp_path: Path,
     assert line.startswith("warning: the picture is smeared at the dice (blur 0.0"), line
     assert line.endswith(f"throws are refused over {MAX_SMEAR}, as smeared by motion): hold the camera and the "
                          "table still"), line
+
+
+def test_cli_calibrate_tells_light_pipped_dice_only_of_a_smear(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Red dice with white pips are not refused for a round blur, only for a smear one way over
+    vision/focus.py MAX_SMEAR_LIGHT_PIPS: calibration says which limit holds for the table's dice, and warns of a
+    throw of them smeared 4 px along the rows. (The smeared throw is measured against the dice and colours found
+    sharp: smeared, this photo's dice are no longer found as red ones, and the white dice's warnings speak.)"""
+    from calibration.io import load
+    from tableside.cli import main
+    from tableside.commands.calibrate import _find_dice, _focus_line
+    from tests.vision.render import motion_blur
+    from vision.focus import MAX_SMEAR_LIGHT_PIPS
+
+    image = _white_throw_photo(body=(40, 40, 190), pips=(240, 240, 240))
+    sharp = tmp_path / "sharp.png"
+    cv2.imwrite(str(sharp), image)
+    assert main(["calibrate", str(sharp), "--throw", str(sharp), "-o", str(tmp_path / "table.json")]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "of a die's side" in x)
+    assert line.startswith("focus: blur 0.0"), line
+    assert line.endswith(f"(dice with light pips are refused only when smeared one way, over {MAX_SMEAR_LIGHT_PIPS})")
+    cal = load(tmp_path / "table.json")
+    dice = _find_dice(image, cal)
+    assert len(dice) == 2
+    line = _focus_line(motion_blur(image, 4, 0.0), dice, cal)
+    assert line.startswith("warning: the picture is smeared at the dice (blur 0.0"), line
+    assert line.endswith(f"throws are refused over {MAX_SMEAR_LIGHT_PIPS}, as smeared by motion): hold the camera "
+                         "and the table still"), line
 
 
 def test_focal_length_rides_in_extra_and_a_bad_one_is_refused() -> None:
