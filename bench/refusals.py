@@ -1,7 +1,7 @@
 """Bench: wrong `ok`s of our reader and the blob-and-cluster peer on scenes where a wrong `ok` is easy.
 
 Usage: .venv/bin/python bench/refusals.py [--covered N] [--sim-seeds S] [--table-seeds T] [--steep-seeds T]
-[--soft-seeds N] [--models DIR]
+[--soft-seeds N] [--smear-seeds N] [--models DIR]
 
 Accuracy on the Byler photos (bench/vision.py) says how often an accepted die is right; this says how often
 a throw that should be refused, or that is easy to misread, is accepted anyway. Each scene is read, expecting
@@ -34,6 +34,12 @@ die's value is the face up before it leaned, which stays its top face up to 45 d
   sensor noise of 6 grey levels or JPEG at quality 60, read as the roll watcher reads them (calibrated, where the
   table changed, with the table before): per look and kind, right verdicts and wrong `ok`s, ours only, seeds 100 on
   (seeds 0-99 chose vision/focus.py's MAX_BLUR).
+
+- a picture smeared by motion (`--smear-seeds N`, default none; vision/focus.py MAX_SMEAR, MAX_SMEAR_LIGHT_PIPS):
+  the simulated camera's plain and cocked throws, white, red and black dice, both frames smeared 3-8 px along six
+  directions (0-150 degrees) as a camera shaking at rest would, read as the roll watcher reads them: per look and
+  length, plain throws read right and cocked throws refused, and wrong `ok`s, ours only, seeds 321 on (seeds 1-320
+  chose the limits).
 
 - dice leaning freely, read from above (`--steep-seeds N`, default none): the same tables seen 35 and 45 degrees
   off vertical (read from above, vision/oblique.py), a die leaning 15, 25 or 35 degrees; a line per lean.
@@ -89,6 +95,11 @@ A soft picture (2026-11-30, `--covered 0 --sim-seeds 0 --table-seeds 0 --soft-se
 verdicts / wrong `ok`s of 100: plain throws sharp 99 / 0, blurred 0.75 px 100 / 0, 1 px 81 / 0, 1.25 px and more 0 / 0
 (refused as too soft); cocked 100 / 0 at every blur (before the check, 1.5 px: 89 / 11, 2 px: 76 / 24, 1.5 px with
 noise or JPEG 92 / 8 and 89 / 11); off-board and stacked 100 / 0 throughout.
+A picture smeared by motion (2026-12-02, `--covered 0 --sim-seeds 0 --table-seeds 0 --smear-seeds 20`, 1m27s; plain
+throws right / cocked throws refused / wrong `ok`s of 120, at 3, 4, 5, 6 and 8 px): white 120 / 120 / 0, 11 / 120 / 0,
+then 0 / 120 / 0; red 120 / 120 / 0 at 3 and 4 px, 23 / 120 / 0, 1 / 120 / 0, 0 / 120 / 0; black the same but 28 at 5
+px. Before red and black dice were checked for a smear (vision/focus.py MAX_SMEAR_LIGHT_PIPS): red 5 px 116, 6 px 112,
+8 px 76 / 119 / 1; black 115, 101, 46 / 120 / 0; white the same.
 """
 
 from __future__ import annotations
@@ -109,7 +120,7 @@ from bench.peer_blobcluster import read_dice_peer
 from calibration.model import Calibration
 from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.camera_looks import blur, jpeg, noise
-from tests.vision.render import DieSpec, cover, render
+from tests.vision.render import DieSpec, cover, motion_blur, render
 from tests.vision.simthrows import sim_table, sim_throw_before, sim_touching
 from vision import Verdict, read_dice
 from vision.change import changes
@@ -274,6 +285,40 @@ def soft(seeds: int) -> None:
         print(f"  {name}: " + ", ".join(line))
 
 
+# Seeds 1-320 chose vision/focus.py's MAX_SMEAR_LIGHT_PIPS (1-40 MAX_SMEAR): the smear section reads the seeds after.
+FIRST_SMEAR_SEED = 321
+SMEAR_PX = (3, 4, 5, 6, 8)
+SMEAR_DEGREES = (0.0, 30.0, 60.0, 90.0, 120.0, 150.0)
+
+
+def smeared(seeds: int) -> None:
+    last = FIRST_SMEAR_SEED + seeds - 1
+    print(f"a picture smeared by motion: the simulated camera's throws, read where the table changed with the table "
+          f"before (seeds {FIRST_SMEAR_SEED}-{last}, {len(SMEAR_DEGREES)} directions each; plain throws right / "
+          f"cocked throws refused / wrong ok, of {seeds * len(SMEAR_DEGREES)} a kind):")
+    for look, (body, pip) in DICE_LOOKS.items():
+        throws = []
+        for kind in ("ok", "cocked"):
+            for seed in range(FIRST_SMEAR_SEED, last + 1):
+                cam = SimulatedCamera(seed=seed, script=[kind], hands=False, die_bgr=body, pip_bgr=pip)
+                frames = list(cam)
+                throws.append((frames[-1].image, frames[0].image, cam.calibration(), cam.throws[0]))
+        line = []
+        for length in SMEAR_PX:
+            plain = refused = wrong = 0
+            for after, before, cal, truth in throws:
+                for degrees in SMEAR_DEGREES:
+                    a, b = motion_blur(after, length, degrees), motion_blur(before, length, degrees)
+                    r = read_dice(a, cal, changed=changes(b, a, cal.die_size_px or 0.0), before=b)
+                    ok, should = r.verdict is Verdict.OK, truth.verdict is Verdict.OK
+                    same = sorted(r.values, key=str) == sorted(truth.values, key=str)
+                    plain += should and ok and same
+                    refused += not should and not ok
+                    wrong += ok and (not should or not same)
+            line.append(f"{length} px {plain} / {refused} / {wrong}")
+        print(f"  {look}: " + ", ".join(line), flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--covered", type=int, default=300)
@@ -285,6 +330,9 @@ def main() -> int:
                          "a die leaning 15, 25 or 35 degrees (from seed 20; 0: none)")
     ap.add_argument("--soft-seeds", type=int, default=0,
                     help="seeds per kind of the simulated camera's throws read blurred (from seed 100; 0: none)")
+    ap.add_argument("--smear-seeds", type=int, default=0,
+                    help="seeds per kind and dice of the simulated camera's throws read smeared (from seed 321; 0: "
+                         "none)")
     models.add_option(ap)
     args = ap.parse_args()
     models.apply_option(ap, args)
@@ -298,6 +346,8 @@ def main() -> int:
         leaning_on_the_table(args.steep_seeds, (35.0, 45.0), (15.0, 25.0, 35.0), "read from above")
     if args.soft_seeds:
         soft(args.soft_seeds)
+    if args.smear_seeds:
+        smeared(args.smear_seeds)
     return 0
 
 
