@@ -189,7 +189,7 @@ def test_a_smeared_picture_of_a_cocked_die_with_light_pips_is_no_roll(look: str,
     """Red and black dice were not checked for a smear (their lean checks go by the die's colour, which a round blur
     keeps): smeared 6-8 px along some directions, their die leaning on the hotel lost the side face the checks look
     for, and the throw was `ok` with its top face's value (these two; 73 of 61,200 cocked throws smeared 3-10 px, red
-    and black)."""
+    and black, at 640x480; 5 of 7,200 at the Pi unit's view)."""
     after, before, cal, truth = _coloured_throw(look, "cocked", seed)
     assert truth.verdict is Verdict.UNREADABLE
     assert _read_changed(after, before, cal, lambda f: f).verdict is Verdict.UNREADABLE
@@ -200,11 +200,11 @@ def test_a_smeared_picture_of_a_cocked_die_with_light_pips_is_no_roll(look: str,
 
 
 def test_light_pipped_dice_smeared_a_little_or_blurred_round_still_read() -> None:
-    """A red throw smeared 4 px reads (white dice are refused from 4 px: MAX_SMEAR); blurred round by 2 px it reads
-    too, though its softest direction measures over MAX_SMEAR_LIGHT_PIPS: a round blur is as soft every way, and
-    keeps the colour that light-pipped dice's lean checks go by."""
+    """A red throw smeared 3 px reads (as all 240 such of seeds 1-40 do; at 4 px about half are refused); blurred
+    round by 2 px it reads too, though its softest direction measures over MAX_SMEAR_LIGHT_PIPS: a round blur is as
+    soft every way, and keeps the colour that light-pipped dice's lean checks go by."""
     after, before, cal, truth = _coloured_throw("red", "ok", 1)
-    for look in (lambda f: motion_blur(f, 4, 0.0), blur(2.0)):
+    for look in (lambda f: motion_blur(f, 3, 0.0), blur(2.0)):
         r = _read_changed(after, before, cal, look)
         assert r.verdict is Verdict.OK, r.reason
         assert sorted(r.values) == sorted(truth.values)  # type: ignore[type-var]
