@@ -297,13 +297,9 @@ def smeared(seeds: int) -> None:
     print(f"a picture smeared by motion: the simulated camera's throws, read where the table changed with the table "
           f"before (seeds {FIRST_SMEAR_SEED}-{last}, {len(SMEAR_DEGREES)} directions each; plain throws right / "
           f"cocked throws refused / wrong ok, of {seeds * len(SMEAR_DEGREES)} a kind):")
-    for look, (body, pip) in DICE_LOOKS.items():
-        throws = []
-        for kind in ("ok", "cocked"):
-            for seed in range(FIRST_SMEAR_SEED, last + 1):
-                cam = SimulatedCamera(seed=seed, script=[kind], hands=False, die_bgr=body, pip_bgr=pip)
-                frames = list(cam)
-                throws.append((frames[-1].image, frames[0].image, cam.calibration(), cam.throws[0]))
+    for look in DICE_LOOKS:
+        throws = [sim_throw_before(kind, seed, look=look) for kind in ("ok", "cocked")
+                  for seed in range(FIRST_SMEAR_SEED, last + 1)]
         line = []
         for length in SMEAR_PX:
             plain = refused = wrong = 0

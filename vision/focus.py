@@ -92,12 +92,6 @@ MAX_SMEAR_LIGHT_PIPS = 0.043
 # that is one way by more than this counts against MAX_SMEAR_LIGHT_PIPS; the cocked throws accepted smeared above
 # measured 1.67-2.3 times.
 ROUND_SMEAR = 1.3
-
-
-def smeared_one_way(blur: float | None, smear: float | None, limit: float) -> bool:
-    """Whether a frame's softest direction (frame_smear, `smear`) is over `limit` and softer than a round blur of
-    its steepest edges' measure (frame_blur, `blur`) would make it: a motion's smear, not a soft lens."""
-    return smear is not None and smear > limit and (blur is None or smear > ROUND_SMEAR * blur)
 # The directions the softest is looked for in: every 22.5 degrees of a half turn.
 _ANGLES = np.arange(8) * (np.pi / 8)
 
@@ -197,3 +191,24 @@ def frame_blurs(frame: U8, dice: Sequence[Die], die: float) -> tuple[float | Non
 def _median_share(blurs: Sequence[float | None], die: float) -> float | None:
     shares = [b / die for b in blurs if b is not None]
     return float(np.median(shares)) if shares and die > 0 else None
+
+
+def smear_limit(*, light_pips: bool) -> float:
+    """The most blur in a face's softest direction a calibrated throw may show: MAX_SMEAR, or MAX_SMEAR_LIGHT_PIPS for
+    dice with light pips."""
+    return MAX_SMEAR_LIGHT_PIPS if light_pips else MAX_SMEAR
+
+
+def smeared(blur: float | None, smear: float | None, *, light_pips: bool) -> bool:
+    """Whether a throw whose frame measures `blur` (frame_blur) and `smear` (frame_smear) is refused as smeared by
+    motion: over smear_limit, and for dice with light pips, which a round blur does not defeat, one way too."""
+    limit = smear_limit(light_pips=light_pips)
+    if light_pips:
+        return smeared_one_way(blur, smear, limit)
+    return smear is not None and smear > limit
+
+
+def smeared_one_way(blur: float | None, smear: float | None, limit: float) -> bool:
+    """Whether a frame's softest direction (frame_smear, `smear`) is over `limit` and softer than a round blur of
+    its steepest edges' measure (frame_blur, `blur`) would make it: a motion's smear, not a soft lens."""
+    return smear is not None and smear > limit and (blur is None or smear > ROUND_SMEAR * blur)

@@ -25,7 +25,7 @@ from vision.change import Box, grow, new_share
 from vision.darkpips import NO_SPOTS, LightPass, big_ones_pass, light_pass
 from vision.dicenet import DiceNet, Glance
 from vision.faces import Face, outline
-from vision.focus import MAX_BLUR, MAX_SMEAR, MAX_SMEAR_LIGHT_PIPS, frame_blurs, smeared_one_way
+from vision.focus import MAX_BLUR, frame_blurs, smear_limit, smeared
 from vision.lean import Silhouettes, refuse_faces_with_more_behind, refuse_open_sides
 from vision.lightface import SIDE_PER_G, Down, Level, LightFace
 from vision.look import DieLook
@@ -183,9 +183,9 @@ def _in_focus(frame: U8, reading: DiceReading, die: float | None, calibration: C
     checks hold at (a motion's smear), likewise. Dice calibrated with light pips are not refused for a round blur:
     their lean checks go by the die's colour too, which blur does not take away (the simulated camera, red and black
     dice blurred up to 2 px: no wrong `ok`); a smear along the right way does take enough (MAX_SMEAR_LIGHT_PIPS)."""
-    look = DieLook.of(calibration)
     if die is None or reading.verdict is not Verdict.OK:
         return reading
+    look = DieLook.of(calibration)
     light = look is not None and not look.dark_pips
     blur, smear = frame_blurs(frame, reading.dice, die)
     if not light and blur is not None and blur > MAX_BLUR:
@@ -193,12 +193,9 @@ def _in_focus(frame: U8, reading: DiceReading, die: float | None, calibration: C
         return DiceReading(Verdict.UNREADABLE, f"the picture is too soft to tell a leaning die ({why}): focus the "
                            "camera, or bring it nearer", reading.dice)
     # A motion's smear softens the edges along it only, which the steepest edges above do not show, and takes a
-    # leaning die's side-face pips as a soft lens does (vision/focus.py MAX_SMEAR).
-    # With light pips only a smear one way counts: a round blur measures as soft in its softest direction.
-    limit = MAX_SMEAR_LIGHT_PIPS if light else MAX_SMEAR
-    smeared = smeared_one_way(blur, smear, limit) if light else smear is not None and smear > limit
-    if smeared:
-        why = f"blur {smear:.3f} of a die's side one way, the checks hold to {limit}"
+    # leaning die's side-face pips as a soft lens does (vision/focus.py MAX_SMEAR, MAX_SMEAR_LIGHT_PIPS).
+    if smeared(blur, smear, light_pips=light):
+        why = f"blur {smear:.3f} of a die's side one way, the checks hold to {smear_limit(light_pips=light)}"
         return DiceReading(Verdict.UNREADABLE,
                            f"the picture is smeared by motion ({why}): hold the camera and the table still",
                            reading.dice)

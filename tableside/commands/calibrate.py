@@ -157,30 +157,26 @@ def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
     """How soft the throw's picture is at its dice (vision/focus.py), against the blur over which a throw is refused,
     round (a lens out of focus; dice with dark pips only) or one way (a smear: a shaking mount, a slow shutter): a
     soft camera is found when the table is set up, not at its first throw. "" where no die could be measured."""
-    from vision.focus import MAX_BLUR, MAX_SMEAR, MAX_SMEAR_LIGHT_PIPS, frame_blurs, smeared_one_way
+    from vision.focus import MAX_BLUR, frame_blurs, smear_limit, smeared
     from vision.look import DieLook
 
     share, smear = frame_blurs(image, dice, cal.die_size_px) if cal.die_size_px else (None, None)
     if share is None:
         return ""
     look = DieLook.of(cal)
-    if look is not None and not look.dark_pips:
-        if smeared_one_way(share, smear, MAX_SMEAR_LIGHT_PIPS):
-            return _smeared_line(smear, MAX_SMEAR_LIGHT_PIPS)
-        return (f"focus: blur {share:.3f} of a die's side (dice with light pips are refused only when smeared one way, "
-                f"over {MAX_SMEAR_LIGHT_PIPS})")
-    if share > MAX_BLUR:
+    light = look is not None and not look.dark_pips
+    limit = smear_limit(light_pips=light)
+    if not light and share > MAX_BLUR:
         return (f"warning: the picture is soft at the dice (blur {share:.3f} of a die's side; throws are refused over "
                 f"{MAX_BLUR}, as too soft to tell a leaning die): focus the camera, or bring it nearer")
-    if smear is not None and smear > MAX_SMEAR:
+    if smeared(share, smear, light_pips=light):
         # (A smear is soft one way only, which the blur above, over the steepest edges, does not show.)
-        return _smeared_line(smear, MAX_SMEAR)
+        return (f"warning: the picture is smeared at the dice (blur {smear:.3f} of a die's side one way; throws are "
+                f"refused over {limit}, as smeared by motion): hold the camera and the table still")
+    if light:
+        return (f"focus: blur {share:.3f} of a die's side (dice with light pips are refused only when smeared one way, "
+                f"over {limit})")
     return f"focus: blur {share:.3f} of a die's side (throws are refused over {MAX_BLUR})"
-
-
-def _smeared_line(smear: float | None, limit: float) -> str:
-    return (f"warning: the picture is smeared at the dice (blur {smear:.3f} of a die's side one way; throws are "
-            f"refused over {limit}, as smeared by motion): hold the camera and the table still")
 
 
 def _small_dice(die_px: float | None, size: tuple[int, int]) -> str:

@@ -11,7 +11,6 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.simcam import DICE_LOOKS, SimulatedCamera
 from tests.vision.camera_looks import blur
 from tests.vision.render import DieSpec, motion_blur, render
 from tests.vision.simthrows import sim_throw_before
@@ -74,9 +73,17 @@ def test_no_measure_without_a_die_to_measure() -> None:
                       40.0) == frame_blur(frame, [Die(3, (320.0, 240.0), 1.0, size=40.0)], 40.0)
 
 
-def _read_where_changed(after: np.ndarray, before: np.ndarray, cal, sigma: float):  # type: ignore[no-untyped-def]
-    a, b = (_blur(after, sigma), _blur(before, sigma)) if sigma else (after, before)
+def _as_taken(frame: np.ndarray) -> np.ndarray:
+    return frame
+
+
+def _read_changed(after: np.ndarray, before: np.ndarray, cal, look):  # type: ignore[no-untyped-def]
+    a, b = look(after), look(before)
     return read_dice(a, calibration=cal, changed=changes(b, a, cal.die_size_px), before=b)
+
+
+def _read_where_changed(after: np.ndarray, before: np.ndarray, cal, sigma: float):  # type: ignore[no-untyped-def]
+    return _read_changed(after, before, cal, blur(sigma) if sigma else _as_taken)
 
 
 @pytest.mark.parametrize("seed", [8, 51])
@@ -108,11 +115,8 @@ def test_a_soft_picture_of_a_plain_throw_says_why() -> None:
 def test_dice_with_light_pips_are_not_refused_for_softness() -> None:
     """Red dice's lean checks go by the die's colour, which blur keeps: blurred 1.5 px the simulated camera's red
     dice still read (their cocked throws stayed refused up to 2 px, 40 seeds)."""
-    body, pip = DICE_LOOKS["red"]
-    cam = SimulatedCamera(seed=4, script=["ok"], hands=False, die_bgr=body, pip_bgr=pip)
-    frames = list(cam)
-    (truth,) = cam.throws
-    r = _read_where_changed(frames[-1].image, frames[0].image, cam.calibration(), 1.5)
+    after, before, cal, truth = sim_throw_before("ok", 4, look="red")
+    r = _read_where_changed(after, before, cal, 1.5)
     assert r.verdict is Verdict.OK, r.reason
     assert sorted(r.values) == sorted(truth.values)  # type: ignore[type-var]
 
@@ -124,8 +128,7 @@ def test_uncalibrated_reads_are_not_refused_for_softness() -> None:
 
 
 def _smeared_where_changed(after: np.ndarray, before: np.ndarray, cal, length: int):  # type: ignore[no-untyped-def]
-    a, b = (motion_blur(after, length, 0.0), motion_blur(before, length, 0.0)) if length else (after, before)
-    return read_dice(a, calibration=cal, changed=changes(b, a, cal.die_size_px), before=b)
+    return _read_changed(after, before, cal, (lambda f: motion_blur(f, length, 0.0)) if length else _as_taken)
 
 
 def test_a_smear_is_measured_along_it_where_the_steepest_edges_miss_it() -> None:
@@ -168,21 +171,6 @@ def test_a_slightly_smeared_plain_throw_still_reads() -> None:
     assert sorted(r.values) == sorted(truth.values)  # type: ignore[type-var]
 
 
-def _coloured_throw(look: str, kind: str, seed: int):  # type: ignore[no-untyped-def]
-    """The simulated camera's throw of dice of `look` (DICE_LOOKS): the frame after, the table before, the calibration
-    and the truth."""
-    body, pip = DICE_LOOKS[look]
-    cam = SimulatedCamera(seed=seed, script=[kind], hands=False, die_bgr=body, pip_bgr=pip)
-    frames = list(cam)
-    (truth,) = cam.throws
-    return frames[-1].image, frames[0].image, cam.calibration(), truth
-
-
-def _read_changed(after: np.ndarray, before: np.ndarray, cal, look):  # type: ignore[no-untyped-def]
-    a, b = look(after), look(before)
-    return read_dice(a, calibration=cal, changed=changes(b, a, cal.die_size_px), before=b)
-
-
 @pytest.mark.parametrize(("look", "seed", "length", "angle"), [("red", 75, 6, 0.0), ("black", 65, 8, 120.0)])
 def test_a_smeared_picture_of_a_cocked_die_with_light_pips_is_no_roll(look: str, seed: int, length: int,
                                                                       angle: float) -> None:
@@ -190,9 +178,9 @@ def test_a_smeared_picture_of_a_cocked_die_with_light_pips_is_no_roll(look: str,
     keeps): smeared 6-8 px along some directions, their die leaning on the hotel lost the side face the checks look
     for, and the throw was `ok` with its top face's value (these two; 73 of 61,200 cocked throws smeared 3-10 px, red
     and black, at 640x480; 5 of 7,200 at the Pi unit's view)."""
-    after, before, cal, truth = _coloured_throw(look, "cocked", seed)
+    after, before, cal, truth = sim_throw_before("cocked", seed, look=look)
     assert truth.verdict is Verdict.UNREADABLE
-    assert _read_changed(after, before, cal, lambda f: f).verdict is Verdict.UNREADABLE
+    assert _read_changed(after, before, cal, _as_taken).verdict is Verdict.UNREADABLE
     r = _read_changed(after, before, cal, lambda f: motion_blur(f, length, angle))
     assert r.verdict is Verdict.UNREADABLE, r
     assert r.reason.startswith("the picture is smeared by motion (blur 0.0"), r.reason
@@ -203,7 +191,7 @@ def test_light_pipped_dice_smeared_a_little_or_blurred_round_still_read() -> Non
     """A red throw smeared 3 px reads (as all 240 such of seeds 1-40 do; at 4 px about half are refused); blurred
     round by 2 px it reads too, though its softest direction measures over MAX_SMEAR_LIGHT_PIPS: a round blur is as
     soft every way, and keeps the colour that light-pipped dice's lean checks go by."""
-    after, before, cal, truth = _coloured_throw("red", "ok", 1)
+    after, before, cal, truth = sim_throw_before("ok", 1, look="red")
     for look in (lambda f: motion_blur(f, 3, 0.0), blur(2.0)):
         r = _read_changed(after, before, cal, look)
         assert r.verdict is Verdict.OK, r.reason
