@@ -35,11 +35,12 @@ die's value is the face up before it leaned, which stays its top face up to 45 d
   table changed, with the table before): per look and kind, right verdicts and wrong `ok`s, ours only, seeds 100 on
   (seeds 0-99 chose vision/focus.py's MAX_BLUR).
 
-- a picture smeared by motion (`--smear-seeds N`, default none; vision/focus.py MAX_SMEAR, MAX_SMEAR_LIGHT_PIPS):
+- a picture smeared by motion (`--smear-seeds N`, default none; vision/focus.py smear_limit):
   the simulated camera's plain and cocked throws, white, red and black dice, both frames smeared 3-8 px along six
   directions (0-150 degrees) as a camera shaking at rest would, read as the roll watcher reads them: per look and
   length, plain throws read right and cocked throws refused, and wrong `ok`s, ours only, seeds 321 on (seeds 1-320
-  chose the limits at 640x480).
+  chose the limits at 640x480); at 640x480 (dice of 31 px) and at the Pi unit's view (1280x960, dice of 26 px),
+  where white dice's limit is lower (vision/focus.py SMEAR_PX_PER_DIE_PX).
 
 - dice leaning freely, read from above (`--steep-seeds N`, default none): the same tables seen 35 and 45 degrees
   off vertical (read from above, vision/oblique.py), a die leaning 15, 25 or 35 degrees; a line per lean.
@@ -101,14 +102,20 @@ then 0 / 120 / 0; red 120 / 120 / 0, 83 / 120 / 0, 1 / 120 / 0, then 0 / 120 / 0
 at 5. Before red and black dice were checked for a smear (vision/focus.py MAX_SMEAR_LIGHT_PIPS): red 4 px 120, 5 px
 116, 6 px 112, 8 px 76 / 119 / 1; black 120, 115, 101, 46 / 120 / 0; white the same. (With the limit at 0.047, as it
 first stood: red 4 and 5 px 120 and 23, black 120 and 28; no wrong `ok`.)
+The same (2026-12-02, the session after, 3m49s) with the Pi unit's view added and white dice's limit following the
+die's size (vision/focus.py SMEAR_PX_PER_DIE_PX): 640x480 as above but white 3 at 4 px (11 before); the Pi unit's
+view, white 2 / 120 / 0 at 3 px, then 0 / 120 / 0 (before: 120 / 120 / 0, 8 / 120 / 0, 2 / 119 / 1, then 0 / 120 /
+0); red 119 / 120 / 0, 35 / 120 / 0, 4 / 120 / 0, then 0 / 120 / 0; black 120, 45 and 6, likewise (both unchanged).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -286,10 +293,12 @@ def soft(seeds: int) -> None:
         print(f"  {name}: " + ", ".join(line))
 
 
-# Seeds 1-320 chose vision/focus.py's MAX_SMEAR_LIGHT_PIPS (1-40 MAX_SMEAR): the smear section reads the seeds after.
+# Seeds 1-320 chose vision/focus.py's MAX_SMEAR_LIGHT_PIPS (1-40 MAX_SMEAR, 1-120 SMEAR_PX_PER_DIE_PX): the smear
+# section reads the seeds after.
 FIRST_SMEAR_SEED = 321
 SMEAR_PX = (3, 4, 5, 6, 8)
 SMEAR_DEGREES = (0.0, 30.0, 60.0, 90.0, 120.0, 150.0)
+SMEAR_VIEWS: dict[str, dict[str, Any]] = {"640x480": {}, "the Pi unit's view": {"size": (1280, 960), "die_mm": 7.6}}
 
 
 def smeared(seeds: int) -> None:
@@ -297,8 +306,8 @@ def smeared(seeds: int) -> None:
     print(f"a picture smeared by motion: the simulated camera's throws, read where the table changed with the table "
           f"before (seeds {FIRST_SMEAR_SEED}-{last}, {len(SMEAR_DEGREES)} directions each; plain throws right / "
           f"cocked throws refused / wrong ok, of {seeds * len(SMEAR_DEGREES)} a kind):")
-    for look in DICE_LOOKS:
-        throws = [sim_throw_before(kind, seed, look=look) for kind in ("ok", "cocked")
+    for (view, camera), look in itertools.product(SMEAR_VIEWS.items(), DICE_LOOKS):
+        throws = [sim_throw_before(kind, seed, look=look, **camera) for kind in ("ok", "cocked")
                   for seed in range(FIRST_SMEAR_SEED, last + 1)]
         line = []
         for length in SMEAR_PX:
@@ -313,7 +322,7 @@ def smeared(seeds: int) -> None:
                     refused += not should and not ok
                     wrong += ok and (not should or not same)
             line.append(f"{length} px {plain} / {refused} / {wrong}")
-        print(f"  {look}: " + ", ".join(line), flush=True)
+        print(f"  {view}, {look}: " + ", ".join(line), flush=True)
 
 
 def main() -> int:

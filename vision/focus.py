@@ -76,6 +76,22 @@ def _sobel(grey: F32) -> tuple[F32, F32]:
 # softest-direction blur of a throw accepted wrongly was 0.0409 (4 px, 0 degrees); so 0.039, that less 5% as for
 # MAX_BLUR. Sharp renders measure 0.017-0.027 (960x720, 640x480, the Pi unit's view, Japanese dice; seeds 1-40).
 MAX_SMEAR = 0.039
+# ... and for smaller dice, less: the least smear at which a white die leaning on the hotel was `ok` falls with the
+# die's size in pixels faster than in proportion (2026-12-02, the simulated camera, read as above, seeds 1-120,
+# smeared 2-6 px along six directions every 30 degrees): 0.842 px (0.0326 of a side) at the Pi unit's view (dice of
+# 25.8 px, read enlarged), 1.205 px (0.0388) at 640x480 (31.0 px) and 2.246 px (0.0482) at 960x720 (46.6 px, read
+# shrunk), nearly on a line of 0.066-0.073 px a pixel of die; MAX_SMEAR, one share for all, let 3 through at 640x480
+# and 10 at the Pi unit's view. So the limit is that line through the first two less 5% (0.800 px at 25.8 px, 1.145
+# px at 31.0 px), as a share of the die's side, and MAX_SMEAR where that is more (from 33.5 px). Held out: seeds
+# 121-240 at both views (none `ok` and wrong, 2 before at the Pi's), and dice of 25.9 px at 640x480 (seeds 1-80: the
+# smeared leaning throws `ok` from 0.873 px, as at the Pi unit's view: it is the die's size, not the view).
+SMEAR_PX_PER_DIE_PX = 0.0658
+SMEAR_PX_FROM = 13.64
+# Under the Pi unit's dice the line holds (dice of 21.9 px at 640x480, seeds 1-80: leaning throws `ok` from 0.545 px,
+# smeared 2 px; the line says 0.543) but falls among sharp frames' own measure (0.022-0.0285 of a side there, against
+# a limit of 0.0248), so that most sharp throws would be refused as smeared. The limit stays at this die's there,
+# and `tableside calibrate` warns that a smear of 2-3 px can then pass a leaning die.
+SMEAR_LEAST_DIE = 25.8
 # MAX_SMEAR for dice with light pips (red and black dice with white pips). Their lean checks go by the die's colour as
 # well as by pips, and a round blur, which keeps the colour, made no wrong `ok` (`_in_focus` in vision/reader.py); a
 # smear along the right direction does. On the same camera and throws, smeared 3-10 px along 0-165 degrees: seeds
@@ -193,16 +209,23 @@ def _median_share(blurs: Sequence[float | None], die: float) -> float | None:
     return float(np.median(shares)) if shares and die > 0 else None
 
 
-def smear_limit(*, light_pips: bool) -> float:
-    """The most blur in a face's softest direction a calibrated throw may show: MAX_SMEAR, or MAX_SMEAR_LIGHT_PIPS for
-    dice with light pips."""
-    return MAX_SMEAR_LIGHT_PIPS if light_pips else MAX_SMEAR
+def smear_limit(*, light_pips: bool, die: float | None = None) -> float:
+    """The most blur in a face's softest direction, as a share of the die's side, a calibrated throw of dice of `die`
+    px may show: MAX_SMEAR, less for dice under 33.5 px (SMEAR_PX_PER_DIE_PX; under SMEAR_LEAST_DIE, as at it), or
+    MAX_SMEAR_LIGHT_PIPS for dice with light pips (held out at 26 and 31 px alike). With no die size, MAX_SMEAR."""
+    if light_pips:
+        return MAX_SMEAR_LIGHT_PIPS
+    if die is None or die <= 0:
+        return MAX_SMEAR
+    die = max(die, SMEAR_LEAST_DIE)
+    return min(MAX_SMEAR, SMEAR_PX_PER_DIE_PX * (die - SMEAR_PX_FROM) / die)
 
 
-def smeared(blur: float | None, smear: float | None, *, light_pips: bool) -> bool:
-    """Whether a throw whose frame measures `blur` (frame_blur) and `smear` (frame_smear) is refused as smeared by
-    motion: over smear_limit, and for dice with light pips, which a round blur does not defeat, one way too."""
-    limit = smear_limit(light_pips=light_pips)
+def smeared(blur: float | None, smear: float | None, *, light_pips: bool, die: float | None = None) -> bool:
+    """Whether a throw of dice of `die` px whose frame measures `blur` (frame_blur) and `smear` (frame_smear) is refused
+    as smeared by motion: over smear_limit, and for dice with light pips, which a round blur does not defeat, one way
+    too."""
+    limit = smear_limit(light_pips=light_pips, die=die)
     if light_pips:
         return smeared_one_way(blur, smear, limit)
     return smear is not None and smear > limit

@@ -193,9 +193,10 @@ def _in_focus(frame: U8, reading: DiceReading, die: float | None, calibration: C
         return DiceReading(Verdict.UNREADABLE, f"the picture is too soft to tell a leaning die ({why}): focus the "
                            "camera, or bring it nearer", reading.dice)
     # A motion's smear softens the edges along it only, which the steepest edges above do not show, and takes a
-    # leaning die's side-face pips as a soft lens does (vision/focus.py MAX_SMEAR, MAX_SMEAR_LIGHT_PIPS).
-    if smeared(blur, smear, light_pips=light):
-        why = f"blur {smear:.3f} of a die's side one way, the checks hold to {smear_limit(light_pips=light)}"
+    # leaning die's side-face pips as a soft lens does (vision/focus.py smear_limit: less for smaller dice).
+    if smeared(blur, smear, light_pips=light, die=die):
+        limit = smear_limit(light_pips=light, die=die)
+        why = f"blur {smear:.3f} of a die's side one way, the checks hold to {limit:.3f}"
         return DiceReading(Verdict.UNREADABLE,
                            f"the picture is smeared by motion ({why}): hold the camera and the table still",
                            reading.dice)

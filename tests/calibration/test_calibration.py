@@ -420,22 +420,33 @@ def _white_throw_photo(body: tuple[int, int, int] = (236, 238, 240), pips: tuple
 def test_cli_calibrate_says_how_soft_the_picture_is_at_the_dice(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                                  blur: float) -> None:
     """The calibration throw's dice give the picture's blur (vision/focus.py): a camera too soft for the reader to
-    tell a leaning die (every throw of white dice refused as too soft) is told so when the table is set up."""
+    tell a leaning die (every throw of white dice refused as too soft) is told so when the table is set up. Sharp, the
+    line names the smear limit for the table's dice, and as these are under SMEAR_LEAST_DIE (17 px), warns that a
+    small smear can pass a leaning die."""
+    from calibration.io import load
     from tableside.cli import main
-    from vision.focus import MAX_BLUR
+    from vision.focus import MAX_BLUR, SMEAR_LEAST_DIE, smear_limit
 
     image = _white_throw_photo()
     photo = tmp_path / "throw.png"
     cv2.imwrite(str(photo), cv2.GaussianBlur(image, (0, 0), blur) if blur else image)
     assert main(["calibrate", str(photo), "--throw", str(photo), "-o", str(tmp_path / "table.json")]) == 0
-    printed = capsys.readouterr().out
-    line = next(x for x in printed.splitlines() if "of a die's side" in x)
+    printed = capsys.readouterr().out.splitlines()
+    at = next(i for i, x in enumerate(printed) if "of a die's side" in x)
+    line = printed[at]
     if blur:
         assert line.startswith("warning: the picture is soft at the dice (blur 0.0"), line
         assert line.endswith(f"throws are refused over {MAX_BLUR}, as too soft to tell a leaning die): focus the "
                              "camera, or bring it nearer"), line
     else:
-        assert line.startswith("focus: blur 0.0") and line.endswith(f"(throws are refused over {MAX_BLUR})"), line
+        die = load(tmp_path / "table.json").die_size_px
+        assert die is not None and die < SMEAR_LEAST_DIE
+        assert line.startswith("focus: blur 0.0") and line.endswith(
+            f"(throws are refused over {MAX_BLUR}, or smeared one way over "
+            f"{smear_limit(light_pips=False, die=die):.3f} for dice of {die:.0f} px)"), line
+        assert printed[at + 1] == (
+            f"warning: dice of {die:.1f} px are under the {SMEAR_LEAST_DIE} px at which a smear is told from a sharp "
+            "picture: a camera shaken by 2-3 px can pass a leaning die; frame the board closer")
 
 
 def test_cli_calibrate_warns_of_a_picture_smeared_by_motion(tmp_path: Path,
@@ -444,9 +455,10 @@ def test_cli_calibrate_warns_of_a_picture_smeared_by_motion(tmp_path: Path,
     measure passes it; its softest direction (vision/focus.py die_smear) is told at calibration, as every throw of
     white dice would be refused for it. Smeared 5 px along the rows (dice of 31 px on the table's canvas): the round
     measure stays under MAX_BLUR (at 6 px it is over it, and the line is the soft picture's)."""
+    from calibration.io import load
     from tableside.cli import main
     from tests.vision.render import motion_blur
-    from vision.focus import MAX_SMEAR
+    from vision.focus import smear_limit
 
     image = _white_throw_photo()
     sharp, smeared = tmp_path / "sharp.png", tmp_path / "smeared.png"
@@ -455,7 +467,8 @@ def test_cli_calibrate_warns_of_a_picture_smeared_by_motion(tmp_path: Path,
     assert main(["calibrate", str(sharp), "--throw", str(smeared), "-o", str(tmp_path / "table.json")]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if "of a die's side" in x)
     assert line.startswith("warning: the picture is smeared at the dice (blur 0.0"), line
-    assert line.endswith(f"throws are refused over {MAX_SMEAR}, as smeared by motion): hold the camera and the "
+    limit = smear_limit(light_pips=False, die=load(tmp_path / "table.json").die_size_px)
+    assert line.endswith(f"throws are refused over {limit:.3f}, as smeared by motion): hold the camera and the "
                          "table still"), line
 
 

@@ -28,11 +28,12 @@ def sim_throw(kind: str, seed: int, big_one: bool = False) -> tuple[Any, Calibra
     return frame, cal, truth
 
 
-def sim_throw_before(kind: str, seed: int, big_one: bool = False, look: str = "white"
+def sim_throw_before(kind: str, seed: int, big_one: bool = False, look: str = "white", **camera: Any
                      ) -> tuple[Any, Any, Calibration, Any]:
-    """As sim_throw, with the table before the throw (its first frame) second; `look`: the dice's, DICE_LOOKS."""
+    """As sim_throw, with the table before the throw (its first frame) second; `look`: the dice's, DICE_LOOKS;
+    `camera`: more of the SimulatedCamera's make (size, die_mm...)."""
     body, pip = DICE_LOOKS[look]
-    cam = SimulatedCamera(seed=seed, script=[kind], hands=False, big_one=big_one, die_bgr=body, pip_bgr=pip)
+    cam = SimulatedCamera(seed=seed, script=[kind], hands=False, big_one=big_one, die_bgr=body, pip_bgr=pip, **camera)
     frames = list(cam)
     (truth,) = cam.throws
     return frames[-1].image, frames[0].image, cam.calibration(), truth
