@@ -234,4 +234,11 @@ def smeared(blur: float | None, smear: float | None, *, light_pips: bool, die: f
 def smeared_one_way(blur: float | None, smear: float | None, limit: float) -> bool:
     """Whether a frame's softest direction (frame_smear, `smear`) is over `limit` and softer than a round blur of
     its steepest edges' measure (frame_blur, `blur`) would make it: a motion's smear, not a soft lens."""
-    return smear is not None and smear > limit and (blur is None or smear > ROUND_SMEAR * blur)
+    return smear is not None and smear > limit and one_way(blur, smear)
+
+
+def one_way(blur: float | None, smear: float | None) -> bool:
+    """Whether a frame measuring `blur` (frame_blur) and `smear` (frame_smear) is softer in one direction than a
+    round blur makes it (ROUND_SMEAR): a smear, where a refusal's cure is to hold the camera still; else a soft lens
+    or both, where it is to focus too."""
+    return smear is not None and (blur is None or smear > ROUND_SMEAR * blur)

@@ -25,7 +25,7 @@ from vision.change import Box, grow, new_share
 from vision.darkpips import NO_SPOTS, LightPass, big_ones_pass, light_pass
 from vision.dicenet import DiceNet, Glance
 from vision.faces import Face, outline
-from vision.focus import MAX_BLUR, frame_blurs, smear_limit, smeared
+from vision.focus import MAX_BLUR, frame_blurs, one_way, smear_limit, smeared
 from vision.lean import Silhouettes, refuse_faces_with_more_behind, refuse_open_sides
 from vision.lightface import SIDE_PER_G, Down, Level, LightFace
 from vision.look import DieLook
@@ -196,10 +196,16 @@ def _in_focus(frame: U8, reading: DiceReading, die: float | None, calibration: C
     # leaning die's side-face pips as a soft lens does (vision/focus.py smear_limit: less for smaller dice).
     if smeared(blur, smear, light_pips=light, die=die):
         limit = smear_limit(light_pips=light, die=die)
-        why = f"blur {smear:.3f} of a die's side one way, the checks hold to {limit:.3f}"
-        return DiceReading(Verdict.UNREADABLE,
-                           f"the picture is smeared by motion ({why}): hold the camera and the table still",
-                           reading.dice)
+        if one_way(blur, smear):
+            why = f"blur {smear:.3f} of a die's side one way, the checks hold to {limit:.3f}"
+            return DiceReading(Verdict.UNREADABLE,
+                               f"the picture is smeared by motion ({why}): hold the camera and the table still",
+                               reading.dice)
+        # (White dice's smaller limits catch a lens a little soft as well, which measures as much in its softest
+        # direction: the measure cannot say which, so the reason names both cures.)
+        why = f"blur {smear:.3f} of a die's side in its softest direction, the checks hold to {limit:.3f}"
+        return DiceReading(Verdict.UNREADABLE, f"the picture is soft or smeared at the dice ({why}): focus the "
+                           "camera, and hold it and the table still", reading.dice)
     return reading
 
 

@@ -157,7 +157,7 @@ def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
     """How soft the throw's picture is at its dice (vision/focus.py), against the blur over which a throw is refused,
     round (a lens out of focus; dice with dark pips only) or one way (a smear: a shaking mount, a slow shutter): a
     soft camera is found when the table is set up, not at its first throw. "" where no die could be measured."""
-    from vision.focus import MAX_BLUR, SMEAR_LEAST_DIE, frame_blurs, smear_limit, smeared
+    from vision.focus import MAX_BLUR, SMEAR_LEAST_DIE, frame_blurs, one_way, smear_limit, smeared
     from vision.look import DieLook
 
     share, smear = frame_blurs(image, dice, cal.die_size_px) if cal.die_size_px else (None, None)
@@ -171,13 +171,16 @@ def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
                 f"{MAX_BLUR}, as too soft to tell a leaning die): focus the camera, or bring it nearer")
     if smeared(share, smear, light_pips=light, die=cal.die_size_px):
         # (A smear is soft one way only, which the blur above, over the steepest edges, does not show.)
-        return (f"warning: the picture is smeared at the dice (blur {smear:.3f} of a die's side one way; throws are "
-                f"refused over {limit:.3f}, as smeared by motion): hold the camera and the table still")
+        if one_way(share, smear):
+            return (f"warning: the picture is smeared at the dice (blur {smear:.3f} of a die's side one way; throws "
+                    f"are refused over {limit:.3f}, as smeared by motion): hold the camera and the table still")
+        return (f"warning: the picture is soft or smeared at the dice (blur {smear:.3f} of a die's side in its softest "
+                f"direction; throws are refused over {limit:.3f}): focus the camera, and hold it and the table still")
     if light:
         return (f"focus: blur {share:.3f} of a die's side (dice with light pips are refused only when smeared one way, "
                 f"over {limit:.3f})")
-    line = (f"focus: blur {share:.3f} of a die's side (throws are refused over {MAX_BLUR}, or smeared one way over "
-            f"{limit:.3f} for dice of {cal.die_size_px:.0f} px)")
+    line = (f"focus: blur {share:.3f} of a die's side (throws are refused over {MAX_BLUR}, or over {limit:.3f} in the "
+            f"softest direction for dice of {cal.die_size_px:.0f} px)")
     if cal.die_size_px < SMEAR_LEAST_DIE:
         # (Under it a smear of 2-3 px measures as a sharp picture does, and can pass a leaning die: vision/focus.py.)
         line += (f"\nwarning: dice of {cal.die_size_px:.1f} px are under the {SMEAR_LEAST_DIE} px at which a smear is "

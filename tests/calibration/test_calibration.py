@@ -442,8 +442,8 @@ def test_cli_calibrate_says_how_soft_the_picture_is_at_the_dice(tmp_path: Path, 
         die = load(tmp_path / "table.json").die_size_px
         assert die is not None and die < SMEAR_LEAST_DIE
         assert line.startswith("focus: blur 0.0") and line.endswith(
-            f"(throws are refused over {MAX_BLUR}, or smeared one way over "
-            f"{smear_limit(light_pips=False, die=die):.3f} for dice of {die:.0f} px)"), line
+            f"(throws are refused over {MAX_BLUR}, or over {smear_limit(light_pips=False, die=die):.3f} in the "
+            f"softest direction for dice of {die:.0f} px)"), line
         assert printed[at + 1] == (
             f"warning: dice of {die:.1f} px are under the {SMEAR_LEAST_DIE} px at which a smear is told from a sharp "
             "picture: a camera shaken by 2-3 px can pass a leaning die; frame the board closer")
@@ -470,6 +470,27 @@ def test_cli_calibrate_warns_of_a_picture_smeared_by_motion(tmp_path: Path,
     limit = smear_limit(light_pips=False, die=load(tmp_path / "table.json").die_size_px)
     assert line.endswith(f"throws are refused over {limit:.3f}, as smeared by motion): hold the camera and the "
                          "table still"), line
+
+
+def test_calibrate_names_both_cures_where_a_soft_lens_and_a_smear_measure_alike(tmp_path: Path) -> None:
+    """White dice of 17 px (under vision/focus.py SMEAR_LEAST_DIE): a round blur of 0.7 px keeps the steepest edges'
+    blur under MAX_BLUR but its softest direction over the limit for dice that small, and no more one way than a
+    round blur is: the warning cannot say smeared or soft, and names both cures."""
+    from calibration.io import load
+    from tableside.cli import main
+    from tableside.commands.calibrate import _find_dice, _focus_line
+    from vision.focus import smear_limit
+
+    image = _white_throw_photo()
+    sharp = tmp_path / "sharp.png"
+    cv2.imwrite(str(sharp), image)
+    assert main(["calibrate", str(sharp), "--throw", str(sharp), "-o", str(tmp_path / "table.json")]) == 0
+    cal = load(tmp_path / "table.json")
+    line = _focus_line(cv2.GaussianBlur(image, (0, 0), 0.7), _find_dice(image, cal), cal)
+    assert line.startswith("warning: the picture is soft or smeared at the dice (blur 0.0"), line
+    assert line.endswith(f"in its softest direction; throws are refused over "
+                         f"{smear_limit(light_pips=False, die=cal.die_size_px):.3f}): focus the camera, and hold it "
+                         "and the table still"), line
 
 
 def test_cli_calibrate_tells_light_pipped_dice_only_of_a_smear(tmp_path: Path,

@@ -26,6 +26,7 @@ from vision.focus import (
     die_smear,
     frame_blur,
     frame_blurs,
+    one_way,
     smear_limit,
     smeared_one_way,
 )
@@ -184,8 +185,32 @@ def test_a_smaller_die_leaning_is_refused_at_a_smaller_smear(view: str, seed: in
     r = _read_changed(after, before, cal, lambda f: motion_blur(f, length, angle))
     assert r.verdict is Verdict.UNREADABLE, r
     b, s = frame_blurs(motion_blur(after, length, angle), r.dice, cal.die_size_px)
-    assert s is not None and smear_limit(light_pips=False, die=cal.die_size_px) < s < MAX_SMEAR, (b, s)
-    assert r.reason.startswith("the picture is smeared by motion (blur 0.0"), r.reason
+    limit = smear_limit(light_pips=False, die=cal.die_size_px)
+    assert s is not None and limit < s < MAX_SMEAR, (b, s)
+    # (Pi seed 1 measures only 1.23 times its steepest edges' blur, under ROUND_SMEAR: not told from a soft lens.)
+    said = "the picture is smeared by motion" if one_way(b, s) else "the picture is soft or smeared at the dice"
+    assert r.reason.startswith(f"{said} (blur 0.0"), r.reason
+    assert f"the checks hold to {limit:.3f})" in r.reason, r.reason
+
+
+def test_a_lens_a_little_soft_at_the_pi_units_view_is_told_to_focus_too() -> None:
+    """The lower limit for small dice catches a round blur too: at the Pi unit's view, plain throws blurred 0.75 px
+    (seeds 1-80) were refused 74 of 80 (none before; such a blur made no wrong `ok`, the least 0.0367 of a side
+    in its steepest edges, over MAX_BLUR). The verdict stands (a round blur and a small smear together were `ok` and
+    wrong from 1.19 times the steepest edges' blur, so no line between them was drawn); the reason names both cures."""
+    after, before, cal, truth = sim_throw_before("ok", 2, **PI_VIEW)
+    r = _read_changed(after, before, cal, blur(0.75))
+    assert r.verdict is Verdict.UNREADABLE, r
+    assert r.reason.startswith("the picture is soft or smeared at the dice (blur 0.0"), r.reason
+    assert r.reason.endswith("focus the camera, and hold it and the table still"), r.reason
+    less = _read_changed(after, before, cal, blur(0.4))  # (a little less reads)
+    assert less.verdict is Verdict.OK, less.reason
+    assert sorted(less.values) == sorted(truth.values)  # type: ignore[type-var]
+
+
+def test_one_way_is_softer_one_way_than_a_round_blur_makes_it() -> None:
+    assert one_way(0.03, 0.045) and one_way(None, 0.03)
+    assert not one_way(0.03, 0.033) and not one_way(0.03, None)
 
 
 def test_at_the_pi_units_view_sharp_and_slightly_smeared_throws_still_read() -> None:
