@@ -1,7 +1,7 @@
 """Bench: wrong `ok`s of our reader and the blob-and-cluster peer on scenes where a wrong `ok` is easy.
 
 Usage: .venv/bin/python bench/refusals.py [--covered N] [--sim-seeds S] [--table-seeds T] [--steep-seeds T]
-[--soft-seeds N] [--smear-seeds N] [--models DIR]
+[--soft-seeds N] [--soft-pi-seeds N] [--smear-seeds N] [--models DIR]
 
 Accuracy on the Byler photos (bench/vision.py) says how often an accepted die is right; this says how often
 a throw that should be refused, or that is easy to misread, is accepted anyway. Each scene is read, expecting
@@ -34,6 +34,9 @@ die's value is the face up before it leaned, which stays its top face up to 45 d
   sensor noise of 6 grey levels or JPEG at quality 60, read as the roll watcher reads them (calibrated, where the
   table changed, with the table before): per look and kind, right verdicts and wrong `ok`s, ours only, seeds 100 on
   (seeds 0-99 chose vision/focus.py's MAX_BLUR).
+
+- a soft picture of red and black dice at the Pi unit's view (`--soft-pi-seeds N`, default none; vision/focus.py
+  MAX_BLUR_LIGHT_PIPS): plain and cocked throws blurred 1-2 px (dice of 26 px), seeds 241 on (1-240 chose the limit).
 
 - a picture smeared by motion (`--smear-seeds N`, default none; vision/focus.py smear_limit):
   the simulated camera's plain and cocked throws, white, red and black dice, both frames smeared 3-8 px along six
@@ -106,6 +109,10 @@ The same (2026-12-02, the session after, 3m49s) with the Pi unit's view added an
 die's size (vision/focus.py SMEAR_PX_PER_DIE_PX): 640x480 as above but white 3 at 4 px (11 before); the Pi unit's
 view, white 2 / 120 / 0 at 3 px, then 0 / 120 / 0 (before: 120 / 120 / 0, 8 / 120 / 0, 2 / 119 / 1, then 0 / 120 /
 0); red 119 / 120 / 0, 35 / 120 / 0, 4 / 120 / 0, then 0 / 120 / 0; black 120, 45 and 6, likewise (both unchanged).
+Red and black dice blurred at the Pi unit's view (2026-12-02, `--covered 0 --sim-seeds 0 --table-seeds 0 --soft-pi-seeds
+20`, 1m18s; plain right / cocked refused / wrong `ok` of 20 at 1, 1.25, 1.5 and 2 px): red 20/20/0, 18/20/0, 0/20/0,
+0/20/0; black 20/20/0, 20/20/0, 1/20/0, 0/20/0. Before vision/focus.py MAX_BLUR_LIGHT_PIPS: red 20/20/0, 20/20/0,
+20/19/1, 20/17/3; black 20/20/0 at each.
 """
 
 from __future__ import annotations
@@ -309,20 +316,45 @@ def smeared(seeds: int) -> None:
     for (view, camera), look in itertools.product(SMEAR_VIEWS.items(), DICE_LOOKS):
         throws = [sim_throw_before(kind, seed, look=look, **camera) for kind in ("ok", "cocked")
                   for seed in range(FIRST_SMEAR_SEED, last + 1)]
-        line = []
-        for length in SMEAR_PX:
-            plain = refused = wrong = 0
-            for after, before, cal, truth in throws:
-                for degrees in SMEAR_DEGREES:
-                    a, b = motion_blur(after, length, degrees), motion_blur(before, length, degrees)
-                    r = read_dice(a, cal, changed=changes(b, a, cal.die_size_px or 0.0), before=b)
-                    ok, should = r.verdict is Verdict.OK, truth.verdict is Verdict.OK
-                    same = sorted(r.values, key=str) == sorted(truth.values, key=str)
-                    plain += should and ok and same
-                    refused += not should and not ok
-                    wrong += ok and (not should or not same)
-            line.append(f"{length} px {plain} / {refused} / {wrong}")
+        line = [f"{length} px " + _plain_cocked(throws, [_smear(length, d) for d in SMEAR_DEGREES])
+                for length in SMEAR_PX]
         print(f"  {view}, {look}: " + ", ".join(line), flush=True)
+
+
+def _smear(length: int, degrees: float) -> Callable[[Frame], Frame]:
+    return lambda f: motion_blur(f, length, degrees)
+
+
+def _plain_cocked(throws: list[tuple[Frame, Frame, Calibration, Any]], looks: list[Callable[[Frame], Frame]]) -> str:
+    """Plain throws read right / cocked throws refused / wrong `ok`s, over `throws` (sim_throw_before's) each seen
+    through each of `looks` (both frames alike), read as the roll watcher reads them."""
+    plain = refused = wrong = 0
+    for (after, before, cal, truth), look in itertools.product(throws, looks):
+        a, b = look(after), look(before)
+        r = read_dice(a, cal, changed=changes(b, a, cal.die_size_px or 0.0), before=b)
+        ok, should = r.verdict is Verdict.OK, truth.verdict is Verdict.OK
+        same = sorted(r.values, key=str) == sorted(truth.values, key=str)
+        plain += should and ok and same
+        refused += not should and not ok
+        wrong += ok and (not should or not same)
+    return f"{plain} / {refused} / {wrong}"
+
+
+# Seeds 1-240 chose and held out vision/focus.py's MAX_BLUR_LIGHT_PIPS: the section reads the seeds after.
+FIRST_SOFT_PI_SEED = 241
+SOFT_PI_BLURS = (1.0, 1.25, 1.5, 2.0)
+
+
+def soft_at_the_pi(seeds: int) -> None:
+    last = FIRST_SOFT_PI_SEED + seeds - 1
+    print(f"a soft picture of red and black dice at the Pi unit's view (1280x960, dice of 26 px), read where the table "
+          f"changed with the table before (seeds {FIRST_SOFT_PI_SEED}-{last}; plain throws right / cocked throws "
+          f"refused / wrong ok, of {seeds} a kind):")
+    for look in ("red", "black"):
+        throws = [sim_throw_before(kind, seed, look=look, **SMEAR_VIEWS["the Pi unit's view"])
+                  for kind in ("ok", "cocked") for seed in range(FIRST_SOFT_PI_SEED, last + 1)]
+        line = [f"{s:g} px " + _plain_cocked(throws, [blur(s)]) for s in SOFT_PI_BLURS]
+        print(f"  {look}: " + ", ".join(line), flush=True)
 
 
 def main() -> int:
@@ -336,6 +368,9 @@ def main() -> int:
                          "a die leaning 15, 25 or 35 degrees (from seed 20; 0: none)")
     ap.add_argument("--soft-seeds", type=int, default=0,
                     help="seeds per kind of the simulated camera's throws read blurred (from seed 100; 0: none)")
+    ap.add_argument("--soft-pi-seeds", type=int, default=0,
+                    help="seeds per kind and dice of red and black throws at the Pi unit's view read blurred (from "
+                         "seed 241; 0: none)")
     ap.add_argument("--smear-seeds", type=int, default=0,
                     help="seeds per kind and dice of the simulated camera's throws read smeared (from seed 321; 0: "
                          "none)")
@@ -352,6 +387,8 @@ def main() -> int:
         leaning_on_the_table(args.steep_seeds, (35.0, 45.0), (15.0, 25.0, 35.0), "read from above")
     if args.soft_seeds:
         soft(args.soft_seeds)
+    if args.soft_pi_seeds:
+        soft_at_the_pi(args.soft_pi_seeds)
     if args.smear_seeds:
         smeared(args.smear_seeds)
     return 0

@@ -25,7 +25,7 @@ from vision.change import Box, grow, new_share
 from vision.darkpips import NO_SPOTS, LightPass, big_ones_pass, light_pass
 from vision.dicenet import DiceNet, Glance
 from vision.faces import Face, outline
-from vision.focus import MAX_BLUR, frame_blurs, one_way, smear_limit, smeared
+from vision.focus import blur_limit, frame_blurs, one_way, smear_limit, smeared
 from vision.lean import Silhouettes, refuse_faces_with_more_behind, refuse_open_sides
 from vision.lightface import SIDE_PER_G, Down, Level, LightFace
 from vision.look import DieLook
@@ -180,16 +180,16 @@ def _in_focus(frame: U8, reading: DiceReading, die: float | None, calibration: C
     """`reading`, or where it is `ok` and the picture at its dice is softer than the lean checks were shown to hold
     at (vision/focus.py), the throw refused (M.DICE.2: whether a die leans cannot be told). Calibrated reads only
     (uncalibrated, the lean checks that a soft lens defeats are not made). Softer in one direction than the lean
-    checks hold at (a motion's smear), likewise. Dice calibrated with light pips are not refused for a round blur:
-    their lean checks go by the die's colour too, which blur does not take away (the simulated camera, red and black
-    dice blurred up to 2 px: no wrong `ok`); a smear along the right way does take enough (MAX_SMEAR_LIGHT_PIPS)."""
+    checks hold at (a motion's smear), likewise. Dice calibrated with light pips are refused for more blur: their lean
+    checks go by the die's colour too, which blur takes away more slowly (MAX_BLUR_LIGHT_PIPS), and for a smear only
+    where it is one way (MAX_SMEAR_LIGHT_PIPS)."""
     if die is None or reading.verdict is not Verdict.OK:
         return reading
     look = DieLook.of(calibration)
     light = look is not None and not look.dark_pips
     blur, smear = frame_blurs(frame, reading.dice, die)
-    if not light and blur is not None and blur > MAX_BLUR:
-        why = f"blur {blur:.3f} of a die's side, the checks hold to {MAX_BLUR}"
+    if blur is not None and blur > blur_limit(light_pips=light):
+        why = f"blur {blur:.3f} of a die's side, the checks hold to {blur_limit(light_pips=light)}"
         return DiceReading(Verdict.UNREADABLE, f"the picture is too soft to tell a leaning die ({why}): focus the "
                            "camera, or bring it nearer", reading.dice)
     # A motion's smear softens the edges along it only, which the steepest edges above do not show, and takes a

@@ -157,7 +157,16 @@ def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
     """How soft the throw's picture is at its dice (vision/focus.py), against the blur over which a throw is refused,
     round (a lens out of focus; dice with dark pips only) or one way (a smear: a shaking mount, a slow shutter): a
     soft camera is found when the table is set up, not at its first throw. "" where no die could be measured."""
-    from vision.focus import MAX_BLUR, SMEAR_LEAST_DIE, frame_blurs, one_way, smear_limit, smeared
+    from vision.focus import (
+        MAX_BLUR,
+        MAX_BLUR_LIGHT_PIPS,
+        SMEAR_LEAST_DIE,
+        blur_limit,
+        frame_blurs,
+        one_way,
+        smear_limit,
+        smeared,
+    )
     from vision.look import DieLook
 
     share, smear = frame_blurs(image, dice, cal.die_size_px) if cal.die_size_px else (None, None)
@@ -166,9 +175,10 @@ def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
     look = DieLook.of(cal)
     light = look is not None and not look.dark_pips
     limit = smear_limit(light_pips=light, die=cal.die_size_px)
-    if not light and share > MAX_BLUR:
+    if share > blur_limit(light_pips=light):
         return (f"warning: the picture is soft at the dice (blur {share:.3f} of a die's side; throws are refused over "
-                f"{MAX_BLUR}, as too soft to tell a leaning die): focus the camera, or bring it nearer")
+                f"{blur_limit(light_pips=light)}, as too soft to tell a leaning die): focus the camera, or bring it "
+                "nearer")
     if smeared(share, smear, light_pips=light, die=cal.die_size_px):
         # (A smear is soft one way only, which the blur above, over the steepest edges, does not show.)
         if one_way(share, smear):
@@ -177,8 +187,8 @@ def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
         return (f"warning: the picture is soft or smeared at the dice (blur {smear:.3f} of a die's side in its softest "
                 f"direction; throws are refused over {limit:.3f}): focus the camera, and hold it and the table still")
     if light:
-        return (f"focus: blur {share:.3f} of a die's side (dice with light pips are refused only when smeared one way, "
-                f"over {limit:.3f})")
+        return (f"focus: blur {share:.3f} of a die's side (dice with light pips are refused over "
+                f"{MAX_BLUR_LIGHT_PIPS}, or smeared one way over {limit:.3f})")
     line = (f"focus: blur {share:.3f} of a die's side (throws are refused over {MAX_BLUR}, or over {limit:.3f} in the "
             f"softest direction for dice of {cal.die_size_px:.0f} px)")
     if cal.die_size_px < SMEAR_LEAST_DIE:

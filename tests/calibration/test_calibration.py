@@ -82,9 +82,11 @@ def camera_homography(tilt_deg: float, yaw_deg: float, roll_deg: float, out: tup
     return k @ extr @ shift
 
 
-def photograph(canvas: np.ndarray, hom: np.ndarray, out: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+def photograph(canvas: np.ndarray, hom: np.ndarray, out: tuple[int, int], rng: np.random.Generator,
+               lens: float = 0.7) -> np.ndarray:
+    """`canvas` as a camera at `hom` takes it: warped, its lens's blur (sigma, px), sensor noise."""
     img = cv2.warpPerspective(canvas, hom, out, flags=cv2.INTER_LINEAR, borderValue=(50, 70, 100))
-    img = cv2.GaussianBlur(img, (3, 3), 0.7)
+    img = cv2.GaussianBlur(img, (3, 3), lens)
     noise = rng.normal(0, 3.0, img.shape)
     return np.clip(img + noise, 0, 255).astype(np.uint8)
 
@@ -401,10 +403,10 @@ def test_cli_calibrate_measures_the_die_from_a_calibration_throw(tmp_path: Path,
     assert cal.pip_color_bgr is not None and max(cal.pip_color_bgr) < 110
 
 
-def _white_throw_photo(body: tuple[int, int, int] = (236, 238, 240), pips: tuple[int, int, int] = (25, 25, 28)
-                       ) -> np.ndarray:
+def _white_throw_photo(body: tuple[int, int, int] = (236, 238, 240), pips: tuple[int, int, int] = (25, 25, 28),
+                       lens: float = 0.7) -> np.ndarray:
     """A calibration throw: two white dice (a 5 and a 3) of 16 mm on a 508 mm board, seen straight down at 1280x960;
-    dice of other colours given `body` and `pips` (BGR)."""
+    dice of other colours given `body` and `pips` (BGR); `lens`: photograph's."""
     from tests.vision.render import _face
 
     rng = np.random.default_rng(12)
@@ -413,7 +415,7 @@ def _white_throw_photo(body: tuple[int, int, int] = (236, 238, 240), pips: tuple
     for value, (cx, cy) in ((5, (420, 470)), (3, (560, 430))):
         canvas[cy - side // 2:cy - side // 2 + side, cx - side // 2:cx - side // 2 + side] = _face(
             value, side, body, pips)
-    return np.asarray(photograph(canvas, camera_homography(0, 0, 0, (1280, 960)), (1280, 960), rng))
+    return np.asarray(photograph(canvas, camera_homography(0, 0, 0, (1280, 960)), (1280, 960), rng, lens))
 
 
 @pytest.mark.parametrize("blur", [0.0, 1.5])
@@ -495,23 +497,25 @@ def test_calibrate_names_both_cures_where_a_soft_lens_and_a_smear_measure_alike(
 
 def test_cli_calibrate_tells_light_pipped_dice_only_of_a_smear(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    """Red dice with white pips are not refused for a round blur, only for a smear one way over
-    vision/focus.py MAX_SMEAR_LIGHT_PIPS: calibration says which limit holds for the table's dice, and warns of a
+    """Red dice with white pips are refused for more round blur (vision/focus.py MAX_BLUR_LIGHT_PIPS) and for a smear
+    only one way over MAX_SMEAR_LIGHT_PIPS: calibration says which limits hold for the table's dice, and warns of a
     throw of them smeared 4 px along the rows. (The smeared throw is measured against the dice and colours found
     sharp: smeared, this photo's dice are no longer found as red ones, and the white dice's warnings speak.)"""
     from calibration.io import load
     from tableside.cli import main
     from tableside.commands.calibrate import _find_dice, _focus_line
     from tests.vision.render import motion_blur
-    from vision.focus import MAX_SMEAR_LIGHT_PIPS
+    from vision.focus import MAX_BLUR_LIGHT_PIPS, MAX_SMEAR_LIGHT_PIPS
 
-    image = _white_throw_photo(body=(40, 40, 190), pips=(240, 240, 240))
+    # (A lens of 0.5 px: at 0.7 px these 17 px dice measure 0.043 of a side, over MAX_BLUR_LIGHT_PIPS.)
+    image = _white_throw_photo(body=(40, 40, 190), pips=(240, 240, 240), lens=0.5)
     sharp = tmp_path / "sharp.png"
     cv2.imwrite(str(sharp), image)
     assert main(["calibrate", str(sharp), "--throw", str(sharp), "-o", str(tmp_path / "table.json")]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if "of a die's side" in x)
     assert line.startswith("focus: blur 0.0"), line
-    assert line.endswith(f"(dice with light pips are refused only when smeared one way, over {MAX_SMEAR_LIGHT_PIPS})")
+    assert line.endswith(f"(dice with light pips are refused over {MAX_BLUR_LIGHT_PIPS}, or smeared one way over "
+                         f"{MAX_SMEAR_LIGHT_PIPS})"), line
     cal = load(tmp_path / "table.json")
     dice = _find_dice(image, cal)
     assert len(dice) == 2
