@@ -100,8 +100,8 @@ SMEAR_PX_FROM = 13.64
 # and `tableside calibrate` warns that a smear of 2-3 px can then pass a leaning die.
 SMEAR_LEAST_DIE = 25.8
 # MAX_SMEAR for dice with light pips (red and black dice with white pips). Their lean checks go by the die's colour as
-# well as by pips, and a round blur, which keeps the colour, made no wrong `ok` (`_in_focus` in vision/reader.py); a
-# smear along the right direction does. On the same camera and throws, smeared 3-10 px along 0-165 degrees: seeds
+# well as by pips, and a round blur, which keeps the colour, takes more to defeat them (MAX_BLUR_LIGHT_PIPS); a
+# smear along the right direction takes less. On the same camera and throws, smeared 3-10 px along 0-165 degrees: seeds
 # 1-120 made 11 red and 1 black cocked throws `ok`s, the least softest-direction blur among them 0.0541 (a limit of
 # 0.051 by the rule above); seeds 121-320, held out from that, made 39 red and no black, and at 0.051 still one (red,
 # seed 248, 7 px along 15 degrees, 0.0492), so 0.047 from all 320. The Pi unit's view (1280x960, dice of 26 px read
@@ -111,9 +111,9 @@ SMEAR_LEAST_DIE = 25.8
 MAX_SMEAR_LIGHT_PIPS = 0.043
 # A round blur's softest direction measures at most this many times its steepest edges' blur (die_blurs): the
 # simulated camera's red and black plain throws blurred 1-2.5 px, 0.97-1.20 (seeds 1-40). Dice with light pips are
-# not refused for a round blur (a soft lens keeps the die's colour that their lean checks go by), so only a smear
-# that is one way by more than this counts against MAX_SMEAR_LIGHT_PIPS; the cocked throws accepted smeared above
-# measured 1.67-2.3 times.
+# refused for a round blur only over MAX_BLUR_LIGHT_PIPS (a soft lens keeps the die's colour that their lean checks go
+# by), so only a smear that is one way by more than this counts against MAX_SMEAR_LIGHT_PIPS; the cocked throws
+# accepted smeared above measured 1.67-2.3 times.
 ROUND_SMEAR = 1.3
 # The directions the softest is looked for in: every 22.5 degrees of a half turn.
 _ANGLES = np.arange(8) * (np.pi / 8)
@@ -236,8 +236,8 @@ def smear_limit(*, light_pips: bool, die: float | None = None) -> float:
 
 def smeared(blur: float | None, smear: float | None, *, light_pips: bool, die: float | None = None) -> bool:
     """Whether a throw of dice of `die` px whose frame measures `blur` (frame_blur) and `smear` (frame_smear) is refused
-    as smeared by motion: over smear_limit, and for dice with light pips, which a round blur does not defeat, one way
-    too."""
+    as smeared by motion: over smear_limit, and for dice with light pips, which a round blur defeats only over
+    MAX_BLUR_LIGHT_PIPS, one way too."""
     limit = smear_limit(light_pips=light_pips, die=die)
     if light_pips:
         return smeared_one_way(blur, smear, limit)
