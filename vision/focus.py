@@ -87,7 +87,7 @@ MAX_SMEAR = 0.039
 # die's size in pixels faster than in proportion (2026-12-02, the simulated camera, read as above, seeds 1-120,
 # smeared 2-6 px along six directions every 30 degrees): 0.842 px (0.0326 of a side) at the Pi unit's view (dice of
 # 25.8 px, read enlarged), 1.205 px (0.0388) at 640x480 (31.0 px) and 2.246 px (0.0482) at 960x720 (46.6 px, read
-# shrunk), nearly on a line of 0.066-0.073 px a pixel of die; MAX_SMEAR, one share for all, let 3 through at 640x480
+# shrunk), nearly on a line of 0.067-0.069 px a pixel of die; MAX_SMEAR, one share for all, let 1 through at 640x480
 # and 10 at the Pi unit's view. So the limit is that line through the first two less 5% (0.800 px at 25.8 px, 1.145
 # px at 31.0 px), as a share of the die's side, and MAX_SMEAR where that is more (from 33.5 px). Held out: seeds
 # 121-240 at both views (none `ok` and wrong, 2 before at the Pi's), and dice of 25.9 px at 640x480 (seeds 1-80: the
