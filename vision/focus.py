@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 
 import cv2
 import numpy as np
@@ -242,6 +244,39 @@ def smeared(blur: float | None, smear: float | None, *, light_pips: bool, die: f
     if light_pips:
         return smeared_one_way(blur, smear, limit)
     return smear is not None and smear > limit
+
+
+class Fault(StrEnum):
+    """Why a calibrated throw's picture is too soft to tell a leaning die, and so what cures it."""
+
+    SOFT = "soft"  # round, over blur_limit: focus
+    SMEARED = "smeared"  # one way, over smear_limit: hold the camera still
+    SOFT_OR_SMEARED = "soft or smeared"  # over smear_limit but not one way: either, or both
+
+
+@dataclass(frozen=True)
+class Softness:
+    """A picture refused as too soft: the `fault`, the blur `measured` (a share of the die's side: its steepest edges'
+    for SOFT, its softest direction's otherwise) and the `limit` it is over."""
+
+    fault: Fault
+    measured: float
+    limit: float
+
+
+def too_soft(blur: float | None, smear: float | None, *, light_pips: bool, die: float | None) -> Softness | None:
+    """Whether a calibrated throw of dice of `die` px whose frame measures `blur` and `smear` (frame_blurs) is too soft
+    for the lean checks, and why; None where it is not. The reader refuses such a throw and `tableside calibrate`
+    warns of it, both from this."""
+    limit = blur_limit(light_pips=light_pips)
+    if blur is not None and blur > limit:
+        return Softness(Fault.SOFT, blur, limit)
+    if smear is None or not smeared(blur, smear, light_pips=light_pips, die=die):
+        return None
+    # (White dice's smaller limits catch a lens a little soft as well, which measures as much in its softest
+    # direction: where the measure cannot say which, both cures are named.)
+    return Softness(Fault.SMEARED if one_way(blur, smear) else Fault.SOFT_OR_SMEARED, smear,
+                    smear_limit(light_pips=light_pips, die=die))
 
 
 def smeared_one_way(blur: float | None, smear: float | None, limit: float) -> bool:

@@ -25,7 +25,7 @@ from vision.change import Box, grow, new_share
 from vision.darkpips import NO_SPOTS, LightPass, big_ones_pass, light_pass
 from vision.dicenet import DiceNet, Glance
 from vision.faces import Face, outline
-from vision.focus import blur_limit, frame_blurs, one_way, smear_limit, smeared
+from vision.focus import Fault, frame_blurs, too_soft
 from vision.lean import Silhouettes, refuse_faces_with_more_behind, refuse_open_sides
 from vision.lightface import SIDE_PER_G, Down, Level, LightFace
 from vision.look import DieLook
@@ -186,27 +186,23 @@ def _in_focus(frame: U8, reading: DiceReading, die: float | None, calibration: C
     if die is None or reading.verdict is not Verdict.OK:
         return reading
     look = DieLook.of(calibration)
-    light = look is not None and not look.dark_pips
-    blur, smear = frame_blurs(frame, reading.dice, die)
-    if blur is not None and blur > blur_limit(light_pips=light):
-        why = f"blur {blur:.3f} of a die's side, the checks hold to {blur_limit(light_pips=light)}"
-        return DiceReading(Verdict.UNREADABLE, f"the picture is too soft to tell a leaning die ({why}): focus the "
-                           "camera, or bring it nearer", reading.dice)
-    # A motion's smear softens the edges along it only, which the steepest edges above do not show, and takes a
-    # leaning die's side-face pips as a soft lens does (vision/focus.py smear_limit: less for smaller dice).
-    if smeared(blur, smear, light_pips=light, die=die):
-        limit = smear_limit(light_pips=light, die=die)
-        if one_way(blur, smear):
-            why = f"blur {smear:.3f} of a die's side one way, the checks hold to {limit:.3f}"
-            return DiceReading(Verdict.UNREADABLE,
-                               f"the picture is smeared by motion ({why}): hold the camera and the table still",
-                               reading.dice)
-        # (White dice's smaller limits catch a lens a little soft as well, which measures as much in its softest
-        # direction: the measure cannot say which, so the reason names both cures.)
-        why = f"blur {smear:.3f} of a die's side in its softest direction, the checks hold to {limit:.3f}"
-        return DiceReading(Verdict.UNREADABLE, f"the picture is soft or smeared at the dice ({why}): focus the "
-                           "camera, and hold it and the table still", reading.dice)
-    return reading
+    soft = too_soft(*frame_blurs(frame, reading.dice, die), light_pips=look is not None and not look.dark_pips,
+                    die=die)
+    if soft is None:
+        return reading
+    # (A motion's smear softens the edges along it only, which the steepest edges do not show, and takes a leaning
+    # die's side-face pips as a soft lens does: vision/focus.py too_soft.)
+    m, most = f"{soft.measured:.3f}", f"{soft.limit:.3f}"
+    reason = {
+        Fault.SOFT: f"the picture is too soft to tell a leaning die (blur {m} of a die's side, the checks hold to "
+                    f"{most}): focus the camera, or bring it nearer",
+        Fault.SMEARED: f"the picture is smeared by motion (blur {m} of a die's side one way, the checks hold to "
+                       f"{most}): hold the camera and the table still",
+        Fault.SOFT_OR_SMEARED: f"the picture is soft or smeared at the dice (blur {m} of a die's side in its softest "
+                               f"direction, the checks hold to {most}): focus the camera, and hold it and the table "
+                               "still",
+    }[soft.fault]
+    return DiceReading(Verdict.UNREADABLE, reason, reading.dice)
 
 
 def _read_as_taken(frame: U8, calibration: Calibration | None, expect: int | None, net: DiceNet | None,

@@ -155,18 +155,10 @@ def handle(args: argparse.Namespace) -> int:
 
 def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
     """How soft the throw's picture is at its dice (vision/focus.py), against the blur over which a throw is refused,
-    round (a lens out of focus; dice with dark pips only) or one way (a smear: a shaking mount, a slow shutter): a
-    soft camera is found when the table is set up, not at its first throw. "" where no die could be measured."""
-    from vision.focus import (
-        MAX_BLUR,
-        MAX_BLUR_LIGHT_PIPS,
-        SMEAR_LEAST_DIE,
-        blur_limit,
-        frame_blurs,
-        one_way,
-        smear_limit,
-        smeared,
-    )
+    round (a lens out of focus) or one way (a smear: a shaking mount, a slow shutter), as the reader refuses it
+    (focus.too_soft): a soft camera is found when the table is set up, not at its first throw. "" where no die could
+    be measured."""
+    from vision.focus import MAX_BLUR, MAX_BLUR_LIGHT_PIPS, SMEAR_LEAST_DIE, Fault, frame_blurs, smear_limit, too_soft
     from vision.look import DieLook
 
     share, smear = frame_blurs(image, dice, cal.die_size_px) if cal.die_size_px else (None, None)
@@ -174,18 +166,19 @@ def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
         return ""
     look = DieLook.of(cal)
     light = look is not None and not look.dark_pips
+    soft = too_soft(share, smear, light_pips=light, die=cal.die_size_px)
+    if soft is not None:
+        m, most = f"{soft.measured:.3f}", f"{soft.limit:.3f}"
+        return {
+            Fault.SOFT: f"warning: the picture is soft at the dice (blur {m} of a die's side; throws are refused over "
+                        f"{most}, as too soft to tell a leaning die): focus the camera, or bring it nearer",
+            Fault.SMEARED: f"warning: the picture is smeared at the dice (blur {m} of a die's side one way; throws are "
+                           f"refused over {most}, as smeared by motion): hold the camera and the table still",
+            Fault.SOFT_OR_SMEARED: f"warning: the picture is soft or smeared at the dice (blur {m} of a die's side in "
+                                   f"its softest direction; throws are refused over {most}): focus the camera, and "
+                                   "hold it and the table still",
+        }[soft.fault]
     limit = smear_limit(light_pips=light, die=cal.die_size_px)
-    if share > blur_limit(light_pips=light):
-        return (f"warning: the picture is soft at the dice (blur {share:.3f} of a die's side; throws are refused over "
-                f"{blur_limit(light_pips=light)}, as too soft to tell a leaning die): focus the camera, or bring it "
-                "nearer")
-    if smeared(share, smear, light_pips=light, die=cal.die_size_px):
-        # (A smear is soft one way only, which the blur above, over the steepest edges, does not show.)
-        if one_way(share, smear):
-            return (f"warning: the picture is smeared at the dice (blur {smear:.3f} of a die's side one way; throws "
-                    f"are refused over {limit:.3f}, as smeared by motion): hold the camera and the table still")
-        return (f"warning: the picture is soft or smeared at the dice (blur {smear:.3f} of a die's side in its softest "
-                f"direction; throws are refused over {limit:.3f}): focus the camera, and hold it and the table still")
     if light:
         return (f"focus: blur {share:.3f} of a die's side (dice with light pips are refused over "
                 f"{MAX_BLUR_LIGHT_PIPS}, or smeared one way over {limit:.3f})")
