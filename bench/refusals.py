@@ -1,7 +1,7 @@
 """Bench: wrong `ok`s of our reader and the blob-and-cluster peer on scenes where a wrong `ok` is easy.
 
 Usage: .venv/bin/python bench/refusals.py [--covered N] [--sim-seeds S] [--table-seeds T] [--steep-seeds T]
-[--soft-seeds N] [--soft-pi-seeds N] [--smear-seeds N] [--models DIR]
+[--soft-seeds N] [--soft-pi-seeds N] [--smear-seeds N] [--small-seeds N] [--models DIR]
 
 Accuracy on the Byler photos (bench/vision.py) says how often an accepted die is right; this says how often
 a throw that should be refused, or that is easy to misread, is accepted anyway. Each scene is read, expecting
@@ -44,6 +44,11 @@ die's value is the face up before it leaned, which stays its top face up to 45 d
   length, plain throws read right and cocked throws refused, and wrong `ok`s, ours only, seeds 321 on (seeds 1-320
   chose the limits at 640x480); at 640x480 (dice of 31 px) and at the Pi unit's view (1280x960, dice of 26 px),
   where white dice's limit is lower (vision/focus.py SMEAR_PX_PER_DIE_PX).
+
+- red and black dice smaller than the Pi unit's (`--small-seeds N`, default none; vision/focus.py blur_limit and
+  smear_limit for dice with light pips): a webcam at 1280x720 over a real board (dice of 19.35 px, read enlarged), plain
+  and cocked throws blurred round 0.75-1.25 px or smeared 3-4 px along six directions, seeds 181 on (1-180 chose and
+  held out the lines the limits follow).
 
 - dice leaning freely, read from above (`--steep-seeds N`, default none): the same tables seen 35 and 45 degrees
   off vertical (read from above, vision/oblique.py), a die leaning 15, 25 or 35 degrees; a line per lean.
@@ -357,6 +362,25 @@ def soft_at_the_pi(seeds: int) -> None:
         print(f"  {look}: " + ", ".join(line), flush=True)
 
 
+# Seeds 1-180 chose and held out the light-pipped dice's limits under 26 px (vision/focus.py LIGHT_BLUR_PX_PER_DIE_PX,
+# LIGHT_SMEAR_PX_PER_DIE_PX): the section reads the seeds after.
+FIRST_SMALL_SEED = 181
+WEBCAM_VIEW: dict[str, Any] = {"size": (1280, 720), "die_mm": 7.6}
+
+
+def small_light_pipped(seeds: int) -> None:
+    last = FIRST_SMALL_SEED + seeds - 1
+    print(f"red and black dice of 19.35 px (a webcam at 1280x720 over a real board), read where the table changed with "
+          f"the table before (seeds {FIRST_SMALL_SEED}-{last}; plain throws right / cocked throws refused / wrong ok, "
+          f"of {seeds} a kind and look, smears over six directions):")
+    for look in ("red", "black"):
+        throws = [sim_throw_before(kind, seed, look=look, **WEBCAM_VIEW) for kind in ("ok", "cocked")
+                  for seed in range(FIRST_SMALL_SEED, last + 1)]
+        line = [f"blur {s:g} px " + _plain_cocked(throws, [blur(s)]) for s in (0.75, 1.0, 1.25)]
+        line += [f"smear {n} px " + _plain_cocked(throws, [_smear(n, d) for d in SMEAR_DEGREES]) for n in (3, 4)]
+        print(f"  {look}: " + ", ".join(line), flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--covered", type=int, default=300)
@@ -374,6 +398,9 @@ def main() -> int:
     ap.add_argument("--smear-seeds", type=int, default=0,
                     help="seeds per kind and dice of the simulated camera's throws read smeared (from seed 321; 0: "
                          "none)")
+    ap.add_argument("--small-seeds", type=int, default=0,
+                    help="seeds per kind of red and black throws of 19.35 px dice read blurred and smeared (from seed "
+                         "181; 0: none)")
     models.add_option(ap)
     args = ap.parse_args()
     models.apply_option(ap, args)
@@ -391,6 +418,8 @@ def main() -> int:
         soft_at_the_pi(args.soft_pi_seeds)
     if args.smear_seeds:
         smeared(args.smear_seeds)
+    if args.small_seeds:
+        small_light_pipped(args.small_seeds)
     return 0
 
 

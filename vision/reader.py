@@ -181,8 +181,8 @@ def _in_focus(frame: U8, reading: DiceReading, die: float | None, calibration: C
     at (vision/focus.py), the throw refused (M.DICE.2: whether a die leans cannot be told). Calibrated reads only
     (uncalibrated, the lean checks that a soft lens defeats are not made). Softer in one direction than the lean
     checks hold at (a motion's smear), likewise. Dice calibrated with light pips are refused for more blur: their lean
-    checks go by the die's colour too, which blur takes away more slowly (MAX_BLUR_LIGHT_PIPS), and for a smear only
-    where it is one way (MAX_SMEAR_LIGHT_PIPS)."""
+    checks go by the die's colour too, which blur takes away more slowly (MAX_BLUR_LIGHT_PIPS, MAX_SMEAR_LIGHT_PIPS);
+    for dice under the Pi unit's 26 px, less (vision/focus.py blur_limit, smear_limit)."""
     if die is None or reading.verdict is not Verdict.OK:
         return reading
     look = DieLook.of(calibration)

@@ -158,7 +158,7 @@ def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
     round (a lens out of focus) or one way (a smear: a shaking mount, a slow shutter), as the reader refuses it
     (focus.too_soft): a soft camera is found when the table is set up, not at its first throw. "" where no die could
     be measured."""
-    from vision.focus import MAX_BLUR, MAX_BLUR_LIGHT_PIPS, SMEAR_LEAST_DIE, Fault, frame_blurs, smear_limit, too_soft
+    from vision.focus import SMEAR_LEAST_DIE, Fault, blur_limit, frame_blurs, smear_limit, too_soft
     from vision.look import DieLook
 
     share, smear = frame_blurs(image, dice, cal.die_size_px) if cal.die_size_px else (None, None)
@@ -178,13 +178,12 @@ def _focus_line(image: Any, dice: list[Any], cal: Any) -> str:
                                    f"its softest direction; throws are refused over {most}): focus the camera, and "
                                    "hold it and the table still",
         }[soft.fault]
+    round_most = blur_limit(light_pips=light, die=cal.die_size_px)
     limit = smear_limit(light_pips=light, die=cal.die_size_px)
-    if light:
-        return (f"focus: blur {share:.3f} of a die's side (dice with light pips are refused over "
-                f"{MAX_BLUR_LIGHT_PIPS}, or smeared one way over {limit:.3f})")
-    line = (f"focus: blur {share:.3f} of a die's side (throws are refused over {MAX_BLUR}, or over {limit:.3f} in the "
-            f"softest direction for dice of {cal.die_size_px:.0f} px)")
-    if cal.die_size_px < SMEAR_LEAST_DIE:
+    who = "dice with light pips" if light else "throws"
+    line = (f"focus: blur {share:.3f} of a die's side ({who} are refused over {round_most:.3f}, or over {limit:.3f} in "
+            f"the softest direction for dice of {cal.die_size_px:.0f} px)")
+    if not light and cal.die_size_px < SMEAR_LEAST_DIE:
         # (Under it a smear of 2-3 px measures as a sharp picture does, and can pass a leaning die: vision/focus.py.)
         line += (f"\nwarning: dice of {cal.die_size_px:.1f} px are under the {SMEAR_LEAST_DIE} px at which a smear is "
                  "told from a sharp picture: a camera shaken by 2-3 px can pass a leaning die; frame the board closer")

@@ -404,14 +404,14 @@ def test_cli_calibrate_measures_the_die_from_a_calibration_throw(tmp_path: Path,
 
 
 def _white_throw_photo(body: tuple[int, int, int] = (236, 238, 240), pips: tuple[int, int, int] = (25, 25, 28),
-                       lens: float = 0.7) -> np.ndarray:
-    """A calibration throw: two white dice (a 5 and a 3) of 16 mm on a 508 mm board, seen straight down at 1280x960;
-    dice of other colours given `body` and `pips` (BGR); `lens`: photograph's."""
+                       lens: float = 0.7, die_mm: float = 16.0) -> np.ndarray:
+    """A calibration throw: two white dice (a 5 and a 3) of `die_mm` (16 mm) on a 508 mm board, seen straight down at
+    1280x960; dice of other colours given `body` and `pips` (BGR); `lens`: photograph's."""
     from tests.vision.render import _face
 
     rng = np.random.default_rng(12)
     canvas, corners, _ = flat_table(rng)
-    side = round((corners[1][0] - corners[0][0]) * 16 / 508)  # a 16 mm die on a 508 mm board
+    side = round((corners[1][0] - corners[0][0]) * die_mm / 508)  # (a real board: 508 mm)
     for value, (cx, cy) in ((5, (420, 470)), (3, (560, 430))):
         canvas[cy - side // 2:cy - side // 2 + side, cx - side // 2:cx - side // 2 + side] = _face(
             value, side, body, pips)
@@ -495,33 +495,38 @@ def test_calibrate_names_both_cures_where_a_soft_lens_and_a_smear_measure_alike(
                          "and the table still"), line
 
 
-def test_cli_calibrate_tells_light_pipped_dice_only_of_a_smear(tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    """Red dice with white pips are refused for more round blur (vision/focus.py MAX_BLUR_LIGHT_PIPS) and for a smear
-    only one way over MAX_SMEAR_LIGHT_PIPS: calibration says which limits hold for the table's dice, and warns of a
-    throw of them smeared 4 px along the rows. (The smeared throw is measured against the dice and colours found
-    sharp: smeared, this photo's dice are no longer found as red ones, and the white dice's warnings speak.)"""
+def test_cli_calibrate_tells_light_pipped_dice_their_own_limits(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Red dice with white pips are refused for more round blur than white dice (vision/focus.py MAX_BLUR_LIGHT_PIPS),
+    and under the Pi unit's 26 px for less, as their size gives (blur_limit, smear_limit): calibration says which limits
+    hold for the table's dice, and warns of a throw of them smeared 6 px along the rows. (The smeared throw is measured
+    against the dice and colours found sharp: smeared, this photo's dice are no longer found as red ones, and the white
+    dice's warnings speak.)"""
     from calibration.io import load
     from tableside.cli import main
     from tableside.commands.calibrate import _find_dice, _focus_line
     from tests.vision.render import motion_blur
-    from vision.focus import MAX_BLUR_LIGHT_PIPS, MAX_SMEAR_LIGHT_PIPS
+    from vision.focus import MAX_BLUR_LIGHT_PIPS, blur_limit, smear_limit
 
-    # (A lens of 0.5 px: at 0.7 px these 17 px dice measure 0.043 of a side, over MAX_BLUR_LIGHT_PIPS.)
-    image = _white_throw_photo(body=(40, 40, 190), pips=(240, 240, 240), lens=0.5)
+    # (Dice of 21 px, a lens of 0.5 px.)
+    image = _white_throw_photo(body=(40, 40, 190), pips=(240, 240, 240), lens=0.5, die_mm=20.0)
     sharp = tmp_path / "sharp.png"
     cv2.imwrite(str(sharp), image)
     assert main(["calibrate", str(sharp), "--throw", str(sharp), "-o", str(tmp_path / "table.json")]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if "of a die's side" in x)
-    assert line.startswith("focus: blur 0.0"), line
-    assert line.endswith(f"(dice with light pips are refused over {MAX_BLUR_LIGHT_PIPS}, or smeared one way over "
-                         f"{MAX_SMEAR_LIGHT_PIPS})"), line
     cal = load(tmp_path / "table.json")
+    die = cal.die_size_px
+    assert die is not None and 20.0 < die < 22.0
+    most, limit = blur_limit(light_pips=True, die=die), smear_limit(light_pips=True, die=die)
+    assert most < MAX_BLUR_LIGHT_PIPS
+    assert line.startswith("focus: blur 0.0"), line
+    assert line.endswith(f"(dice with light pips are refused over {most:.3f}, or over {limit:.3f} in the softest "
+                         f"direction for dice of {die:.0f} px)"), line
     dice = _find_dice(image, cal)
     assert len(dice) == 2
-    line = _focus_line(motion_blur(image, 4, 0.0), dice, cal)
+    line = _focus_line(motion_blur(image, 6, 0.0), dice, cal)
     assert line.startswith("warning: the picture is smeared at the dice (blur 0.0"), line
-    assert line.endswith(f"throws are refused over {MAX_SMEAR_LIGHT_PIPS}, as smeared by motion): hold the camera "
+    assert line.endswith(f"throws are refused over {limit:.3f}, as smeared by motion): hold the camera "
                          "and the table still"), line
 
 
