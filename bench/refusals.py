@@ -319,11 +319,18 @@ def smeared(seeds: int) -> None:
           f"before (seeds {FIRST_SMEAR_SEED}-{last}, {len(SMEAR_DEGREES)} directions each; plain throws right / "
           f"cocked throws refused / wrong ok, of {seeds * len(SMEAR_DEGREES)} a kind):")
     for (view, camera), look in itertools.product(SMEAR_VIEWS.items(), DICE_LOOKS):
-        throws = [sim_throw_before(kind, seed, look=look, **camera) for kind in ("ok", "cocked")
-                  for seed in range(FIRST_SMEAR_SEED, last + 1)]
+        throws = _plain_and_cocked(look, FIRST_SMEAR_SEED, last, camera)
         line = [f"{length} px " + _plain_cocked(throws, [_smear(length, d) for d in SMEAR_DEGREES])
                 for length in SMEAR_PX]
         print(f"  {view}, {look}: " + ", ".join(line), flush=True)
+
+
+def _plain_and_cocked(look: str, first: int, last: int, camera: dict[str, Any]
+                      ) -> list[tuple[Frame, Frame, Calibration, Any]]:
+    """The simulated camera's plain and cocked throws of seeds `first`-`last`, dice of `look`, as sim_throw_before makes
+    them with `camera`."""
+    return [sim_throw_before(kind, seed, look=look, **camera) for kind in ("ok", "cocked")
+            for seed in range(first, last + 1)]
 
 
 def _smear(length: int, degrees: float) -> Callable[[Frame], Frame]:
@@ -356,8 +363,7 @@ def soft_at_the_pi(seeds: int) -> None:
           f"changed with the table before (seeds {FIRST_SOFT_PI_SEED}-{last}; plain throws right / cocked throws "
           f"refused / wrong ok, of {seeds} a kind):")
     for look in ("red", "black"):
-        throws = [sim_throw_before(kind, seed, look=look, **SMEAR_VIEWS["the Pi unit's view"])
-                  for kind in ("ok", "cocked") for seed in range(FIRST_SOFT_PI_SEED, last + 1)]
+        throws = _plain_and_cocked(look, FIRST_SOFT_PI_SEED, last, SMEAR_VIEWS["the Pi unit's view"])
         line = [f"{s:g} px " + _plain_cocked(throws, [blur(s)]) for s in SOFT_PI_BLURS]
         print(f"  {look}: " + ", ".join(line), flush=True)
 
@@ -374,8 +380,7 @@ def small_light_pipped(seeds: int) -> None:
           f"the table before (seeds {FIRST_SMALL_SEED}-{last}; plain throws right / cocked throws refused / wrong ok, "
           f"of {seeds} a kind and look, smears over six directions):")
     for look in ("red", "black"):
-        throws = [sim_throw_before(kind, seed, look=look, **WEBCAM_VIEW) for kind in ("ok", "cocked")
-                  for seed in range(FIRST_SMALL_SEED, last + 1)]
+        throws = _plain_and_cocked(look, FIRST_SMALL_SEED, last, WEBCAM_VIEW)
         line = [f"blur {s:g} px " + _plain_cocked(throws, [blur(s)]) for s in (0.75, 1.0, 1.25)]
         line += [f"smear {n} px " + _plain_cocked(throws, [_smear(n, d) for d in SMEAR_DEGREES]) for n in (3, 4)]
         print(f"  {look}: " + ", ".join(line), flush=True)
