@@ -359,13 +359,22 @@ SOFT_PI_BLURS = (1.0, 1.25, 1.5, 2.0)
 
 def soft_at_the_pi(seeds: int) -> None:
     last = FIRST_SOFT_PI_SEED + seeds - 1
-    print(f"a soft picture of red and black dice at the Pi unit's view (1280x960, dice of 26 px), read where the table "
-          f"changed with the table before (seeds {FIRST_SOFT_PI_SEED}-{last}; plain throws right / cocked throws "
-          f"refused / wrong ok, of {seeds} a kind):")
+    _red_and_black(f"a soft picture of red and black dice at the Pi unit's view (1280x960, dice of 26 px), read where "
+                   f"the table changed with the table before (seeds {FIRST_SOFT_PI_SEED}-{last}; "
+                   f"plain throws right / cocked throws refused / wrong ok, of {seeds} a kind):",
+                   FIRST_SOFT_PI_SEED, seeds, SMEAR_VIEWS["the Pi unit's view"],
+                   {f"{s:g} px": [blur(s)] for s in SOFT_PI_BLURS})
+
+
+def _red_and_black(title: str, first: int, seeds: int, camera: dict[str, Any],
+                   looks: dict[str, list[Callable[[Frame], Frame]]]) -> None:
+    """Prints `title`, then for red and black dice a line of _plain_cocked's counts over seeds `first` on (`seeds` of
+    them, made with `camera`), a count for each of `looks` (its name: the frames' changes it is read through)."""
+    print(title)
     for look in ("red", "black"):
-        throws = _plain_and_cocked(look, FIRST_SOFT_PI_SEED, last, SMEAR_VIEWS["the Pi unit's view"])
-        line = [f"{s:g} px " + _plain_cocked(throws, [blur(s)]) for s in SOFT_PI_BLURS]
-        print(f"  {look}: " + ", ".join(line), flush=True)
+        throws = _plain_and_cocked(look, first, first + seeds - 1, camera)
+        counts = [f"{name} " + _plain_cocked(throws, fs) for name, fs in looks.items()]
+        print(f"  {look}: " + ", ".join(counts), flush=True)
 
 
 # Seeds 1-180 chose and held out the light-pipped dice's limits under 26 px (vision/focus.py LIGHT_BLUR_PX_PER_DIE_PX,
@@ -375,15 +384,12 @@ WEBCAM_VIEW: dict[str, Any] = {"size": (1280, 720), "die_mm": 7.6}
 
 
 def small_light_pipped(seeds: int) -> None:
-    last = FIRST_SMALL_SEED + seeds - 1
-    print(f"red and black dice of 19.35 px (a webcam at 1280x720 over a real board), read where the table changed with "
-          f"the table before (seeds {FIRST_SMALL_SEED}-{last}; plain throws right / cocked throws refused / wrong ok, "
-          f"of {seeds} a kind and look, smears over six directions):")
-    for look in ("red", "black"):
-        throws = _plain_and_cocked(look, FIRST_SMALL_SEED, last, WEBCAM_VIEW)
-        line = [f"blur {s:g} px " + _plain_cocked(throws, [blur(s)]) for s in (0.75, 1.0, 1.25)]
-        line += [f"smear {n} px " + _plain_cocked(throws, [_smear(n, d) for d in SMEAR_DEGREES]) for n in (3, 4)]
-        print(f"  {look}: " + ", ".join(line), flush=True)
+    looks = {f"blur {s:g} px": [blur(s)] for s in (0.75, 1.0, 1.25)}
+    looks.update({f"smear {n} px": [_smear(n, d) for d in SMEAR_DEGREES] for n in (3, 4)})
+    _red_and_black(f"red and black dice of 19.35 px (a webcam at 1280x720 over a real board), read where the table "
+                   f"changed with the table before (seeds {FIRST_SMALL_SEED}-{FIRST_SMALL_SEED + seeds - 1}; plain "
+                   f"throws right / cocked throws refused / wrong ok, of {seeds} a kind and look, smears over six "
+                   "directions):", FIRST_SMALL_SEED, seeds, WEBCAM_VIEW, looks)
 
 
 def main() -> int:
