@@ -200,6 +200,11 @@ slower (means 9.70 / 10.15 against 9.95 / 11.62 ms).
 (1m37s, otherwise idle): the same Byler figures; crops 27.7 / 35.5 ms against the peer's 12.0 / 12.5 ms (0.43x);
 where changed 6.6 / 7.6 ms against 15.9 / 15.9 ms (2.42x / 2.09x; by kind on the mean 6.3 / 6.3 / 7.0 / 10.9 ms),
 whole 6.5 / 12.3 ms (2.44x / 1.30x), 160/160 right.
+2026-12-02, the fifth session (`--repeat 1 --sim-seeds 40 --streams 0`, 1m52s, otherwise idle; OpenCV pinned to 5.0,
+the reader unchanged for these frames): the same Byler figures (99.88% of 1,663, coverage 92.39%, white 98.99%, 159
+photos ok and right, none wrong; `--expect any` 157 / 2); crops 32.5 / 41.0 ms against the peer's 13.7 / 14.2 ms
+(0.42x); where changed 8.5 / 9.4 ms against 18.5 / 18.6 ms (2.18x / 1.97x), whole 8.1 / 14.6 ms (2.28x / 1.27x),
+160/160 right either way.
 
 The peer (bench/peer_blobcluster.py) is our own faithful re-implementation of the common recipe as published:
 a 7x7 median blur, dark round blobs by SimpleBlobDetector (its defaults but for roundness), grouped by
