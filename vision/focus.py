@@ -132,6 +132,8 @@ LIGHT_BLUR_PX_PER_DIE_PX = 0.0633
 LIGHT_BLUR_PX_FROM = 9.17
 LIGHT_SMEAR_PX_PER_DIE_PX = 0.0765
 LIGHT_SMEAR_PX_FROM = 11.12
+# The lines stop at the smallest dice the reader reads safely (vision/scale.py READ_DIE / MAX_ENLARGE; `tableside
+# calibrate` warns under it): under it they would soon refuse sharp throws (at 17.5 px, 4 sharp throws of 30).
 LIGHT_LEAST_DIE = 18.0
 # A round blur's softest direction measures at most this many times its steepest edges' blur (die_blurs): the
 # simulated camera's red and black plain throws blurred 1-2.5 px, 0.97-1.20 (seeds 1-40). A frame softer than that one

@@ -23,7 +23,7 @@ F64 = NDArray[np.float64]
 
 # Eight unit rays (E, SE, S, SW, W, NW, N, NE); opposite rays are 4 apart.
 _RAYS = np.array([(np.cos(a), np.sin(a)) for a in np.arange(8) * np.pi / 4])
-# cv2.max with a scalar operand, typed loosely: the stubs of OpenCV 4 and 5 disagree on it.
+# cv2.max with a scalar operand, typed loosely: the stubs of OpenCV 5.0 and 5.1 disagree on it.
 _CV_MAX: Any = cv2.max
 
 
@@ -79,7 +79,7 @@ def detect(resp: U8, floor: float, max_radius: int, dark: bool, valleys: bool = 
     # At least `floor` and at least every value within 2 px: one comparison against the 5x5 maximum
     # raised to the floor (the same pixels as comparing with each and and-ing the two masks).
     mx = cv2.dilate(resp, _BOX5)
-    # (numpy's maximum with a scalar is 10x slower; OpenCV 4's stubs do not know cv2 takes a scalar here, 5's do)
+    # (numpy's maximum with a scalar is 10x slower; OpenCV 5.0's stubs do not know cv2 takes a scalar here, 5.1's do)
     _CV_MAX(mx, float(int(min(255.0, floor))), dst=mx)
     nz = cv2.findNonZero(cv2.compare(resp, mx, cv2.CMP_GE))
     if nz is None:
